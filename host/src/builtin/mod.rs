@@ -1,0 +1,122 @@
+//! The built-in bot: a shallow negamax over a per-game evaluation.
+//!
+//! It uses only the SDK's public rules API, as a bot author would. It is deliberately simple for
+//! now: it looks `depth` plies ahead (2 by default) and breaks ties at random from its seed.
+
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use tavola_sdk::games::ataxx::Ataxx;
+use tavola_sdk::{Game, Position};
+
+use crate::seat::{Answer, Brain, Control, Request, SeatFailure};
+
+/// A static evaluation for the built-in bot, from the point of view of the side to move.
+pub trait Evaluate: Game {
+    /// The score of a position that is not finished, for its side to move (positive is good).
+    fn evaluate(position: &Self::Position) -> i32;
+}
+
+impl Evaluate for Ataxx {
+    fn evaluate(position: &<Ataxx as Game>::Position) -> i32 {
+        let me = position.side_to_move();
+        position.count(me) as i32 - position.count(me.other()) as i32
+    }
+}
+
+const WIN: i32 = 1_000_000;
+
+/// The built-in bot.
+#[derive(Debug)]
+pub struct BuiltinBrain {
+    depth: u32,
+    rng: StdRng,
+}
+
+impl BuiltinBrain {
+    /// The default depth.
+    pub const DEFAULT_DEPTH: u32 = 2;
+
+    /// A built-in bot searching `depth` plies, breaking ties from `seed`.
+    pub fn new(depth: u32, seed: u64) -> BuiltinBrain {
+        BuiltinBrain {
+            depth: depth.max(1),
+            rng: StdRng::seed_from_u64(seed),
+        }
+    }
+
+    /// Parses the bot's options (`depth=N`).
+    ///
+    /// # Errors
+    /// A message naming the bad option.
+    pub fn from_options(options: &[(String, String)], seed: u64) -> Result<BuiltinBrain, String> {
+        let mut depth = Self::DEFAULT_DEPTH;
+        for (key, value) in options {
+            match key.as_str() {
+                "depth" => {
+                    depth = value
+                        .parse()
+                        .ok()
+                        .filter(|d| (1..=8).contains(d))
+                        .ok_or_else(|| format!("depth={value}: expected a number from 1 to 8"))?;
+                }
+                _ => return Err(format!("unknown option {key:?} of builtin (known: depth)")),
+            }
+        }
+        Ok(BuiltinBrain::new(depth, seed))
+    }
+}
+
+fn negamax<G: Evaluate>(position: &G::Position, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    if let Some(outcome) = position.outcome() {
+        return match outcome.winner {
+            None => 0,
+            Some(c) if c == position.side_to_move() => WIN,
+            Some(_) => -WIN,
+        };
+    }
+    if depth == 0 {
+        return G::evaluate(position);
+    }
+    let mut best = -WIN - 1;
+    for mv in position.legal_moves() {
+        let mut child = position.clone();
+        child.play_unchecked(mv);
+        let score = -negamax::<G>(&child, depth - 1, -beta, -alpha);
+        best = best.max(score);
+        alpha = alpha.max(score);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+/// The best move of `position` at `depth`, ties broken by the order of `moves`.
+fn best_move<G: Evaluate>(
+    position: &G::Position,
+    moves: &[G::Move],
+    depth: u32,
+) -> Option<G::Move> {
+    let mut best: Option<(G::Move, i32)> = None;
+    for &mv in moves {
+        let mut child = position.clone();
+        child.play_unchecked(mv);
+        let alpha = best.map_or(-WIN - 1, |(_, s)| s);
+        let score = -negamax::<G>(&child, depth - 1, -WIN - 1, -alpha);
+        if best.is_none_or(|(_, s)| score > s) {
+            best = Some((mv, score));
+        }
+    }
+    best.map(|(mv, _)| mv)
+}
+
+impl<G: Evaluate> Brain<G> for BuiltinBrain {
+    fn choose(&mut self, request: &Request<G>, _control: &Control) -> Answer {
+        let mut moves = request.position.legal_moves();
+        moves.shuffle(&mut self.rng);
+        best_move::<G>(&request.position, &moves, self.depth)
+            .map(|mv| mv.to_string())
+            .ok_or_else(|| SeatFailure::Error("asked to move with no legal move".to_owned()))
+    }
+}

@@ -1,0 +1,252 @@
+//! The `tavola` command: play board games against bots, in a window or in the terminal.
+//!
+//! Exit codes: 0 done (whatever the game's result), 1 an error (bad position, move or file),
+//! 2 a bad command line, 3 a bot library that cannot be used (missing, not a bot, built against
+//! another SDK, refusing the game).
+
+use std::process::ExitCode;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use anyhow::{bail, Context as _};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use tavola::builtin::Evaluate;
+use tavola::referee::Settings;
+use tavola::seat::plugin::{Library, LoadError};
+use tavola::seat::SeatSpec;
+use tavola::text_ui::{self, GameSetup};
+use tavola_sdk::games::ataxx::Ataxx;
+use tavola_sdk::{perft, Game, Position};
+
+/// Exit code for an error of the user's input or the environment.
+const EXIT_ERROR: u8 = 1;
+/// Exit code for a bot library that cannot be used.
+const EXIT_BOT: u8 = 3;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "tavola",
+    version,
+    about = "Play board games against AI bots, and compare bots head-to-head",
+    after_help = "Players (--white, --black): human, builtin, random, or the path to a bot library \
+                  (a cdylib built with tavola-sdk), optionally followed by :key=value,... options.\n\
+                  Exit codes: 0 done, 1 error, 2 bad command line, 3 a bot library cannot be used."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Play one game, printing the board after each move.
+    Play(PlayArgs),
+    /// Count the leaf nodes of the move tree (tests and benchmarks move generation).
+    Perft(PerftArgs),
+    /// Load a bot library and show what it says about itself.
+    Info {
+        /// The bot library (`.so`, `.dylib` or `.dll`).
+        library: std::path::PathBuf,
+    },
+}
+
+/// The games Tavola plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum GameName {
+    /// Ataxx, 7x7 (variants: standard, attax).
+    Ataxx,
+}
+
+/// Calls `$body` with the type alias `$g` naming the game `$name`.
+macro_rules! with_game {
+    ($name:expr, $g:ident => $body:expr) => {
+        match $name {
+            GameName::Ataxx => {
+                type $g = Ataxx;
+                $body
+            }
+        }
+    };
+}
+
+#[derive(Debug, Args)]
+struct PlayArgs {
+    /// Play in the terminal, without a window (the only mode of this build).
+    #[arg(long)]
+    headless: bool,
+    /// The game.
+    #[arg(long, short, value_enum, default_value = "ataxx")]
+    game: GameName,
+    /// The variant (rule set); the game's default if omitted.
+    #[arg(long)]
+    variant: Option<String>,
+    /// White's player (Ataxx: `x`, moves first).
+    #[arg(long, default_value = "builtin")]
+    white: SeatSpec,
+    /// Black's player (Ataxx: `o`).
+    #[arg(long, default_value = "builtin")]
+    black: SeatSpec,
+    /// Seconds per player for the whole game; 0 for no clock.
+    #[arg(
+        long = "time",
+        short = 't',
+        default_value_t = 120.0,
+        value_name = "SECONDS"
+    )]
+    time: f64,
+    /// Seconds added to a player's clock after each of their moves.
+    #[arg(long = "inc", default_value_t = 0.0, value_name = "SECONDS")]
+    increment: f64,
+    /// Start from this position (in the game's position text) instead of the start.
+    #[arg(long)]
+    position: Option<String>,
+    /// Seed for every random choice (random players, tie-breaks); printed, so a game can be replayed.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Print only the players and the result, not the board after each move.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Debug, Args)]
+struct PerftArgs {
+    /// The game.
+    #[arg(long, short, value_enum, default_value = "ataxx")]
+    game: GameName,
+    /// The variant (rule set); the game's default if omitted.
+    #[arg(long)]
+    variant: Option<String>,
+    /// The position to count from (the start if omitted).
+    #[arg(long)]
+    position: Option<String>,
+    /// Moves to play from the position first, separated by spaces.
+    #[arg(long)]
+    moves: Option<String>,
+    /// Print each legal move with its count, then the total.
+    #[arg(long)]
+    divide: bool,
+    /// Depth in plies.
+    #[arg(long, short)]
+    depth: u32,
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .format_timestamp(None)
+        .init();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("tavola: {e:#}");
+            if e.chain()
+                .any(|cause| cause.downcast_ref::<LoadError>().is_some())
+            {
+                ExitCode::from(EXIT_BOT)
+            } else {
+                ExitCode::from(EXIT_ERROR)
+            }
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        None => bail!(
+            "the game window is not part of this build yet; play in the terminal with \
+             `tavola play --headless` (see `tavola --help`)"
+        ),
+        Some(Command::Play(args)) => {
+            with_game!(args.game, G => play::<G>(&args))
+        }
+        Some(Command::Perft(args)) => {
+            with_game!(args.game, G => perft_command::<G>(&args))
+        }
+        Some(Command::Info { library }) => info(&library),
+    }
+}
+
+fn seconds(value: f64, flag: &str) -> anyhow::Result<Duration> {
+    Duration::try_from_secs_f64(value)
+        .with_context(|| format!("{flag} {value}: expected a number of seconds, 0 or more"))
+}
+
+fn play<G: Evaluate>(args: &PlayArgs) -> anyhow::Result<ExitCode> {
+    let time = seconds(args.time, "--time")?;
+    let seed = args.seed.unwrap_or_else(|| {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let setup = GameSetup {
+        variant: args.variant.clone(),
+        position: args.position.clone(),
+        players: [args.white.clone(), args.black.clone()],
+        settings: Settings {
+            time: (!time.is_zero()).then_some(time),
+            increment: seconds(args.increment, "--inc")?,
+        },
+        seed,
+    };
+    text_ui::play::<G>(&setup, args.quiet)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn perft_command<G: Game>(args: &PerftArgs) -> anyhow::Result<ExitCode> {
+    let mut position = match &args.position {
+        Some(text) => G::parse_position(text, args.variant.as_deref())?,
+        None => G::start(args.variant.as_deref())?,
+    };
+    for text in args.moves.iter().flat_map(|m| m.split_whitespace()) {
+        let mv = position
+            .parse_move(text)
+            .with_context(|| format!("--moves: cannot play {text:?}"))?;
+        position.play_unchecked(mv);
+    }
+    let started = std::time::Instant::now();
+    let nodes = if args.divide {
+        let mut total = 0;
+        for (mv, count) in perft::divide(&position, args.depth) {
+            println!("{mv}: {count}");
+            total += count;
+        }
+        println!("\nNodes: {total}");
+        total
+    } else {
+        let nodes = position.perft(args.depth);
+        println!("{nodes}");
+        nodes
+    };
+    let elapsed = started.elapsed().as_secs_f64();
+    log::info!(
+        "perft {} in {elapsed:.3} s ({:.0} nodes/s)",
+        args.depth,
+        nodes as f64 / elapsed.max(1e-9)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn info(path: &std::path::Path) -> anyhow::Result<ExitCode> {
+    let library = Library::load(path)?;
+    let info = library.info();
+    println!("name:        {}", info.name);
+    println!("version:     {}", info.version);
+    println!("author:      {}", info.author);
+    println!("description: {}", info.description);
+    println!(
+        "games:       {}",
+        info.games
+            .iter()
+            .map(|g| g.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    println!("built with:  tavola-sdk {}", info.sdk_version);
+    println!("path:        {}", library.path().display());
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,314 @@
+//! The referee: plays one game between two seats. It holds the authoritative position and the
+//! clocks, validates every answer, and ends the game by the rules or for a recorded reason.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use tavola_sdk::{Color, Game, ParseMoveError, Position};
+
+use crate::seat::{self, Answer, Request, Seat, SeatFailure, Wait};
+
+/// The time control and adjudication settings of a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    /// Time per player for the whole game; `None` for an untimed game.
+    pub time: Option<Duration>,
+    /// Time added to a player's clock after each of their moves.
+    pub increment: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            time: Some(Duration::from_secs(120)),
+            increment: Duration::ZERO,
+        }
+    }
+}
+
+/// How a game ended, in the words of the record's `[Termination]` tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// By the rules of the game.
+    Normal,
+    /// A player's clock ran out.
+    TimeForfeit,
+    /// A player answered with a move that is not legal.
+    IllegalMove,
+    /// A player answered with text that is not a move.
+    UnparsableMove,
+    /// A bot reported an error instead of a move.
+    BotError,
+    /// A bot panicked.
+    Panic,
+    /// A bot's thread or process died.
+    Crash,
+    /// A player resigned (or their input ended).
+    Resignation,
+}
+
+impl Termination {
+    /// The tag value: `"normal"`, `"time forfeit"`, ...
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::IllegalMove => "illegal move",
+            Termination::UnparsableMove => "unparsable move",
+            Termination::BotError => "bot error",
+            Termination::Panic => "panic",
+            Termination::Crash => "crash",
+            Termination::Resignation => "resignation",
+        }
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The result of a finished game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameResult {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Color>,
+    /// How the game ended.
+    pub termination: Termination,
+    /// The reason in words ("Black made an illegal move \"a1a1\"").
+    pub reason: String,
+}
+
+impl GameResult {
+    /// The result in PGN form: `"1-0"`, `"0-1"` or `"1/2-1/2"`.
+    #[must_use]
+    pub fn result_str(&self) -> &'static str {
+        match self.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(winner) => write!(f, "{} {winner} wins: {}", self.result_str(), self.reason),
+            None => write!(f, "{} draw: {}", self.result_str(), self.reason),
+        }
+    }
+}
+
+/// One move as the referee accepted it.
+#[derive(Debug)]
+pub struct MoveEvent<'a, G: Game> {
+    /// The ply number, from 1.
+    pub ply: usize,
+    /// Who moved.
+    pub color: Color,
+    /// The move.
+    pub mv: G::Move,
+    /// The position after the move.
+    pub position: &'a G::Position,
+    /// Time the player took.
+    pub elapsed: Duration,
+    /// Time left on the player's clock after the move (with the increment), if timed.
+    pub clock: Option<Duration>,
+}
+
+/// Plays one game.
+#[derive(Debug)]
+pub struct Referee<G: Game> {
+    settings: Settings,
+    start_text: String,
+    position: G::Position,
+    moves: Vec<G::Move>,
+    moves_text: String,
+    clocks: [Option<Duration>; 2],
+    turn_started: Option<Instant>,
+    result: Option<GameResult>,
+}
+
+impl<G: Game> Referee<G> {
+    /// A referee for a game from `start` under `settings`.
+    pub fn new(start: G::Position, settings: Settings) -> Referee<G> {
+        let result = start.outcome().map(|outcome| GameResult {
+            winner: outcome.winner,
+            termination: Termination::Normal,
+            reason: outcome.reason.describe().to_owned(),
+        });
+        Referee {
+            settings,
+            start_text: start.to_string(),
+            position: start,
+            moves: Vec::new(),
+            moves_text: String::new(),
+            clocks: [settings.time; 2],
+            turn_started: None,
+            result,
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &G::Position {
+        &self.position
+    }
+
+    /// The start position as text.
+    pub fn start_text(&self) -> &str {
+        &self.start_text
+    }
+
+    /// The moves played so far.
+    pub fn moves(&self) -> &[G::Move] {
+        &self.moves
+    }
+
+    /// The result, once the game is over.
+    pub fn result(&self) -> Option<&GameResult> {
+        self.result.as_ref()
+    }
+
+    /// Time left on `color`'s clock now (counting the current turn), if timed.
+    pub fn time_left(&self, color: Color) -> Option<Duration> {
+        let left = self.clocks[color.index()]?;
+        match self.turn_started {
+            Some(started) if self.position.side_to_move() == color => {
+                Some(left.saturating_sub(started.elapsed()))
+            }
+            _ => Some(left),
+        }
+    }
+
+    /// Sends the side to move its request and starts its clock.
+    pub fn start_turn(&mut self, seat: &mut Seat<G>) {
+        let me = self.position.side_to_move();
+        let ms = |d: Option<Duration>| d.map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+        let request = Request {
+            start_text: self.start_text.clone(),
+            moves_text: self.moves_text.clone(),
+            position: self.position.clone(),
+            clocks: seat::clocks(
+                ms(self.clocks[me.index()]),
+                ms(self.clocks[me.other().index()]),
+                ms(Some(self.settings.increment)).unwrap_or(0),
+            ),
+        };
+        self.turn_started = Some(Instant::now());
+        seat.request(request);
+    }
+
+    /// Takes the side to move's answer (or its time-out), validates it, and plays it. Returns the
+    /// accepted move's event, or `None` when the answer ended the game.
+    pub fn finish_turn(&mut self, wait: Wait) -> Option<MoveEvent<'_, G>> {
+        let me = self.position.side_to_move();
+        let elapsed = self
+            .turn_started
+            .take()
+            .map_or(Duration::ZERO, |t| t.elapsed());
+        let answer: Answer = match wait {
+            Wait::TimedOut => return self.forfeit(me, Termination::TimeForfeit, "ran out of time"),
+            Wait::Answered(answer) => answer,
+        };
+        let text = match answer {
+            Ok(text) => text,
+            Err(failure) => {
+                let (termination, reason) = match failure {
+                    SeatFailure::Error(e) => {
+                        (Termination::BotError, format!("reported an error: {e}"))
+                    }
+                    SeatFailure::Panic(e) => (Termination::Panic, format!("panicked: {e}")),
+                    SeatFailure::Crash(e) => (Termination::Crash, format!("crashed: {e}")),
+                    SeatFailure::Resigned(e) => (Termination::Resignation, e),
+                };
+                return self.forfeit(me, termination, &reason);
+            }
+        };
+        if let Some(left) = self.clocks[me.index()] {
+            if elapsed > left {
+                return self.forfeit(me, Termination::TimeForfeit, "ran out of time");
+            }
+            self.clocks[me.index()] = Some(left - elapsed + self.settings.increment);
+        }
+        let mv = match self.position.parse_move(text.trim()) {
+            Ok(mv) => mv,
+            Err(ParseMoveError::Illegal { .. }) => {
+                let reason = format!("played the illegal move {:?}", text.trim());
+                return self.forfeit(me, Termination::IllegalMove, &reason);
+            }
+            Err(ParseMoveError::Invalid { .. }) => {
+                let reason = format!("answered {:?}, which is not a move", clip(&text));
+                return self.forfeit(me, Termination::UnparsableMove, &reason);
+            }
+        };
+        self.position.play_unchecked(mv);
+        self.moves.push(mv);
+        if !self.moves_text.is_empty() {
+            self.moves_text.push(' ');
+        }
+        self.moves_text.push_str(&mv.to_string());
+        if let Some(outcome) = self.position.outcome() {
+            self.result = Some(GameResult {
+                winner: outcome.winner,
+                termination: Termination::Normal,
+                reason: outcome.reason.describe().to_owned(),
+            });
+        }
+        Some(MoveEvent {
+            ply: self.moves.len(),
+            color: me,
+            mv,
+            position: &self.position,
+            elapsed,
+            clock: self.clocks[me.index()],
+        })
+    }
+
+    fn forfeit(
+        &mut self,
+        loser: Color,
+        termination: Termination,
+        reason: &str,
+    ) -> Option<MoveEvent<'_, G>> {
+        log::warn!("{loser} loses by {termination}: {reason}");
+        self.result = Some(GameResult {
+            winner: Some(loser.other()),
+            termination,
+            reason: format!("{loser} {reason}"),
+        });
+        None
+    }
+
+    /// Plays the game to its end, blocking, with `seats[0]` as White and `seats[1]` as Black;
+    /// `on_move` sees each accepted move.
+    pub fn play(
+        &mut self,
+        seats: &mut [Seat<G>; 2],
+        mut on_move: impl FnMut(&MoveEvent<'_, G>),
+    ) -> GameResult {
+        loop {
+            if let Some(result) = &self.result {
+                return result.clone();
+            }
+            let me = self.position.side_to_move();
+            let seat = &mut seats[me.index()];
+            self.start_turn(seat);
+            let wait = seat.wait(self.clocks[me.index()]);
+            if let Some(event) = self.finish_turn(wait) {
+                on_move(&event);
+            }
+        }
+    }
+}
+
+/// Shortens a bot's answer for a message (a bot may answer with anything, of any length).
+fn clip(text: &str) -> String {
+    const MAX: usize = 40;
+    match text.char_indices().nth(MAX) {
+        Some((i, _)) => format!("{}...", &text[..i]),
+        None => text.to_owned(),
+    }
+}

@@ -1,0 +1,395 @@
+//! Players behind one interface: a [`Seat`] runs a [`Brain`] (human, built-in, random, plugin) on
+//! its own thread, so that whoever waits for a move (the referee, the GUI) never blocks on it.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+use tavola_sdk::abi::Clocks;
+use tavola_sdk::{Game, SearchInfo};
+use thiserror::Error;
+
+pub mod human;
+pub mod plugin;
+pub mod random;
+
+/// How the user names a player: `human`, `builtin`, `random`, or a path to a plugin library, each
+/// optionally followed by `:key=value,key=value` options.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatSpec {
+    /// What kind of player.
+    pub kind: SeatKind,
+    /// Options for the player, in the order given.
+    pub options: Vec<(String, String)>,
+}
+
+/// The kinds of player.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SeatKind {
+    /// A person: moves typed in the terminal (or clicked in the GUI).
+    Human,
+    /// The built-in bot.
+    Builtin,
+    /// Uniformly random legal moves.
+    Random,
+    /// A plugin library at this path.
+    Plugin(PathBuf),
+}
+
+/// The error of parsing a [`SeatSpec`].
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("invalid player {spec:?}: {reason}")]
+pub struct ParseSeatSpecError {
+    /// The text given.
+    pub spec: String,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+impl FromStr for SeatSpec {
+    type Err = ParseSeatSpecError;
+
+    fn from_str(spec: &str) -> Result<SeatSpec, ParseSeatSpecError> {
+        let error = |reason: &str| ParseSeatSpecError {
+            spec: spec.to_owned(),
+            reason: reason.to_owned(),
+        };
+        let spec_trimmed = spec.trim();
+        if spec_trimmed.is_empty() {
+            return Err(error(
+                "empty (use human, builtin, random or a path to a bot library)",
+            ));
+        }
+        // Options follow the last ':' when what follows looks like `key=value` pairs; otherwise the
+        // ':' belongs to a path.
+        let (head, options) = match spec_trimmed.rsplit_once(':') {
+            Some((head, tail)) if !head.is_empty() && tail.contains('=') && !tail.contains('/') => {
+                (head, parse_options(tail).map_err(|r| error(&r))?)
+            }
+            _ => (spec_trimmed, Vec::new()),
+        };
+        let kind = match head {
+            "human" => SeatKind::Human,
+            "builtin" => SeatKind::Builtin,
+            "random" => SeatKind::Random,
+            path => SeatKind::Plugin(PathBuf::from(path)),
+        };
+        Ok(SeatSpec { kind, options })
+    }
+}
+
+fn parse_options(text: &str) -> Result<Vec<(String, String)>, String> {
+    text.split(',')
+        .filter(|pair| !pair.trim().is_empty())
+        .map(|pair| match pair.split_once('=') {
+            Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_owned(), v.trim().to_owned())),
+            _ => Err(format!("option {pair:?} is not key=value")),
+        })
+        .collect()
+}
+
+impl fmt::Display for SeatSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            SeatKind::Human => f.write_str("human")?,
+            SeatKind::Builtin => f.write_str("builtin")?,
+            SeatKind::Random => f.write_str("random")?,
+            SeatKind::Plugin(path) => write!(f, "{}", path.display())?,
+        }
+        for (i, (k, v)) in self.options.iter().enumerate() {
+            write!(f, "{}{k}={v}", if i == 0 { ':' } else { ',' })?;
+        }
+        Ok(())
+    }
+}
+
+/// One move request, as a brain sees it.
+#[derive(Debug)]
+pub struct Request<G: Game> {
+    /// The start position, as text.
+    pub start_text: String,
+    /// The moves so far, in notation, separated by spaces.
+    pub moves_text: String,
+    /// The current position (the host's authoritative copy).
+    pub position: G::Position,
+    /// The clocks at the moment of the request.
+    pub clocks: Clocks,
+}
+
+/// Why a seat gave no move.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SeatFailure {
+    /// The bot returned an error.
+    #[error("bot error: {0}")]
+    Error(String),
+    /// The bot panicked.
+    #[error("panic: {0}")]
+    Panic(String),
+    /// The bot's process or thread died.
+    #[error("crash: {0}")]
+    Crash(String),
+    /// The player gave up (a human resigned, or closed the input).
+    #[error("{0}")]
+    Resigned(String),
+}
+
+/// What a seat answers: a move in notation, or why there is none.
+pub type Answer = Result<String, SeatFailure>;
+
+/// Something that chooses moves. Runs on its seat's own thread.
+pub trait Brain<G: Game>: Send {
+    /// Chooses a move for `request.position`, in notation.
+    ///
+    /// # Errors
+    /// A [`SeatFailure`] when there is no move to give.
+    fn choose(&mut self, request: &Request<G>, control: &Control) -> Answer;
+}
+
+/// Shared between a seat and its brain while it thinks: the stop flag and the latest search info.
+#[derive(Debug, Default)]
+pub struct Control {
+    /// Set to ask the brain to answer now.
+    pub stop: AtomicBool,
+    /// The brain's latest search report.
+    pub info: Mutex<Option<SearchInfo>>,
+}
+
+impl Control {
+    /// Records a search report (keeps only the latest).
+    pub fn report(&self, info: SearchInfo) {
+        if let Ok(mut slot) = self.info.lock() {
+            *slot = Some(info);
+        }
+    }
+
+    /// Whether the brain was asked to answer now.
+    pub fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// A player seated at the table: a brain on its own thread, asked for moves without blocking.
+pub struct Seat<G: Game> {
+    name: String,
+    jobs: Option<Sender<Box<Request<G>>>>,
+    answers: Receiver<Answer>,
+    control: Arc<Control>,
+    thinking: bool,
+}
+
+impl<G: Game> fmt::Debug for Seat<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Seat")
+            .field("name", &self.name)
+            .field("thinking", &self.thinking)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The outcome of waiting for a seat's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Wait {
+    /// The seat answered.
+    Answered(Answer),
+    /// The time ran out first; the seat was asked to stop and is abandoned.
+    TimedOut,
+}
+
+impl<G: Game> Seat<G> {
+    /// Seats `brain` under `name`, on a thread of its own.
+    pub fn new(name: impl Into<String>, mut brain: Box<dyn Brain<G>>) -> Seat<G> {
+        let name = name.into();
+        let (job_tx, job_rx) = mpsc::channel::<Box<Request<G>>>();
+        let (answer_tx, answer_rx) = mpsc::channel();
+        let control = Arc::new(Control::default());
+        let thread_control = Arc::clone(&control);
+        let spawned = thread::Builder::new()
+            .name(format!("seat {name}"))
+            .spawn(move || {
+                while let Ok(request) = job_rx.recv() {
+                    let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        brain.choose(&request, &thread_control)
+                    }))
+                    .unwrap_or_else(|payload| {
+                        let message = payload
+                            .downcast_ref::<&str>()
+                            .map(|s| (*s).to_owned())
+                            .or_else(|| payload.downcast_ref::<String>().cloned())
+                            .unwrap_or_else(|| "unknown panic".to_owned());
+                        Err(SeatFailure::Panic(message))
+                    });
+                    if answer_tx.send(answer).is_err() {
+                        break;
+                    }
+                }
+            });
+        let jobs = match spawned {
+            Ok(_) => Some(job_tx),
+            Err(e) => {
+                log::error!("cannot start a thread for {name}: {e}");
+                None
+            }
+        };
+        Seat {
+            name,
+            jobs,
+            answers: answer_rx,
+            control,
+            thinking: false,
+        }
+    }
+
+    /// The player's name, as shown to people and written in records.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Whether a request is outstanding.
+    pub fn is_thinking(&self) -> bool {
+        self.thinking
+    }
+
+    /// The latest search info of the current request.
+    pub fn search_info(&self) -> Option<SearchInfo> {
+        self.control.info.lock().ok().and_then(|info| info.clone())
+    }
+
+    /// Sends a request; the answer is collected with [`Seat::poll`] or [`Seat::wait`].
+    pub fn request(&mut self, request: Request<G>) {
+        self.control.stop.store(false, Ordering::Relaxed);
+        if let Ok(mut info) = self.control.info.lock() {
+            *info = None;
+        }
+        let sent = self
+            .jobs
+            .as_ref()
+            .is_some_and(|jobs| jobs.send(Box::new(request)).is_ok());
+        self.thinking = sent;
+        if !sent {
+            // The thread is gone: the answer is a crash, delivered by the next poll or wait.
+            self.jobs = None;
+        }
+    }
+
+    /// Asks the thinking brain to answer now.
+    pub fn stop(&self) {
+        self.control.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// The answer, if it has arrived (never blocks).
+    pub fn poll(&mut self) -> Option<Answer> {
+        if !self.thinking {
+            return self.jobs.is_none().then(|| self.dead());
+        }
+        match self.answers.try_recv() {
+            Ok(answer) => {
+                self.thinking = false;
+                Some(answer)
+            }
+            Err(mpsc::TryRecvError::Empty) => None,
+            Err(mpsc::TryRecvError::Disconnected) => {
+                self.thinking = false;
+                self.jobs = None;
+                Some(self.dead())
+            }
+        }
+    }
+
+    /// Waits for the answer for at most `timeout` (`None`: without limit). When the time runs out
+    /// the brain is asked to stop and the seat is abandoned: it answers no further requests.
+    pub fn wait(&mut self, timeout: Option<Duration>) -> Wait {
+        if !self.thinking {
+            return Wait::Answered(self.dead());
+        }
+        let received = match timeout {
+            Some(timeout) => self.answers.recv_timeout(timeout),
+            None => self
+                .answers
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        self.thinking = false;
+        match received {
+            Ok(answer) => Wait::Answered(answer),
+            Err(RecvTimeoutError::Timeout) => {
+                self.stop();
+                // A late answer must not be taken for the next request's.
+                self.jobs = None;
+                Wait::TimedOut
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                self.jobs = None;
+                Wait::Answered(self.dead())
+            }
+        }
+    }
+
+    fn dead(&self) -> Answer {
+        Err(SeatFailure::Crash(format!(
+            "the thread of {} is gone",
+            self.name
+        )))
+    }
+}
+
+impl<G: Game> Drop for Seat<G> {
+    fn drop(&mut self) {
+        // Closing the job channel ends the thread once the brain returns; a hung brain is left to
+        // the process's end.
+        self.stop();
+    }
+}
+
+/// The clocks of a request as the SDK's wire type, from milliseconds (`None`: untimed).
+#[must_use]
+pub fn clocks(own_ms: Option<u64>, opponent_ms: Option<u64>, increment_ms: u64) -> Clocks {
+    Clocks {
+        own_ms: own_ms.into(),
+        opponent_ms: opponent_ms.into(),
+        increment_ms,
+        movetime_ms: None.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse() {
+        let spec: SeatSpec = "human".parse().unwrap();
+        assert_eq!(spec.kind, SeatKind::Human);
+        let spec: SeatSpec = "builtin:depth=3,level=2".parse().unwrap();
+        assert_eq!(spec.kind, SeatKind::Builtin);
+        assert_eq!(
+            spec.options,
+            vec![("depth".into(), "3".into()), ("level".into(), "2".into())]
+        );
+        let spec: SeatSpec = "./target/debug/librandom_bot.so:seed=5".parse().unwrap();
+        assert_eq!(
+            spec.kind,
+            SeatKind::Plugin(PathBuf::from("./target/debug/librandom_bot.so"))
+        );
+        assert_eq!(spec.to_string(), "./target/debug/librandom_bot.so:seed=5");
+        let spec: SeatSpec = "weird:name/lib.so".parse().unwrap();
+        assert_eq!(
+            spec.kind,
+            SeatKind::Plugin(PathBuf::from("weird:name/lib.so"))
+        );
+    }
+
+    #[test]
+    fn bad_specs_are_refused_with_the_input() {
+        let err = "".parse::<SeatSpec>().unwrap_err();
+        assert!(err.to_string().contains("empty"), "{err}");
+        let err = "builtin:depth=3,oops=".parse::<SeatSpec>();
+        assert!(err.is_ok(), "an empty value is allowed");
+        let err = "builtin:=3".parse::<SeatSpec>().unwrap_err();
+        assert!(err.to_string().contains("builtin:=3"), "{err}");
+    }
+}

@@ -1,0 +1,280 @@
+//! Plugins in-process: loading a bot library and asking its players for moves through the ABI.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use abi_stable::library::{lib_header_from_path, LibraryError};
+use abi_stable::sabi_trait::TD_Opaque;
+use abi_stable::std_types::{RResult, RStr, Tuple2};
+use tavola_sdk::abi::{
+    BotInfo, BotModuleRef, LogSink, MoveRequest, NewPlayer, PlayerBox, Reporter, Reporter_TO,
+    SearchInfoWire,
+};
+use tavola_sdk::{Color, Game, SearchInfo};
+use thiserror::Error;
+
+use super::{Answer, Brain, Control, Request, SeatFailure};
+
+/// The version of `tavola-sdk` this host was built with; a bot must share its `0.minor`.
+pub const SDK_VERSION: &str = tavola_sdk::VERSION;
+
+/// Why a bot library could not be used. Each message is one line naming the path and what to do.
+#[derive(Debug, Error)]
+pub enum LoadError {
+    /// No file at the path.
+    #[error(
+        "bot library {0} not found: check the path (build the bot with `cargo build --release`)"
+    )]
+    NotFound(PathBuf),
+    /// The file is not a dynamic library this system can load.
+    #[error("{path} is not a loadable library ({reason})")]
+    NotALibrary {
+        /// The library's path.
+        path: PathBuf,
+        /// What the system loader said.
+        reason: String,
+    },
+    /// The library is not a Tavola bot.
+    #[error(
+        "{0} is not a Tavola bot: it exports no bot module (a bot calls tavola_sdk::export_bot! \
+         and is built as a cdylib)"
+    )]
+    NotABot(PathBuf),
+    /// The bot was built against an incompatible SDK version.
+    #[error(
+        "{path} was built against tavola-sdk {found}, but this host uses tavola-sdk {expected}: \
+         rebuild the bot against tavola-sdk {expected}"
+    )]
+    SdkVersion {
+        /// The library's path.
+        path: PathBuf,
+        /// The SDK version the bot was built against.
+        found: String,
+        /// This host's SDK version.
+        expected: String,
+    },
+    /// The bot's ABI types differ from the host's.
+    #[error(
+        "{path} was built against an incompatible tavola-sdk (its plugin ABI types differ from \
+         this host's, tavola-sdk {expected}): rebuild the bot against tavola-sdk {expected}"
+    )]
+    SdkLayout {
+        /// The library's path.
+        path: PathBuf,
+        /// This host's SDK version.
+        expected: String,
+    },
+    /// The bot's initialisation failed.
+    #[error("{path} failed to initialise: {reason}")]
+    Init {
+        /// The library's path.
+        path: PathBuf,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The bot refused to play.
+    #[error("bot {name} ({path}) refused to play {game}: {reason}")]
+    Refused {
+        /// The bot's name.
+        name: String,
+        /// The library's path.
+        path: PathBuf,
+        /// The game asked for.
+        game: String,
+        /// The bot's reason.
+        reason: String,
+    },
+}
+
+/// A loaded bot library. Libraries are never unloaded; loading the same path twice shares one
+/// library (and its statics) between both players.
+#[derive(Clone)]
+pub struct Library {
+    path: PathBuf,
+    module: BotModuleRef,
+    info: BotInfo,
+}
+
+impl fmt::Debug for Library {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Library")
+            .field("path", &self.path)
+            .field("info", &self.info)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Library {
+    /// Loads the bot library at `path` and checks that it is a compatible Tavola bot.
+    ///
+    /// # Errors
+    /// A [`LoadError`] naming the path and the reason.
+    pub fn load(path: &Path) -> Result<Library, LoadError> {
+        // dlopen does not search the current directory for a bare name: canonicalise first.
+        let path = path
+            .canonicalize()
+            .map_err(|_| LoadError::NotFound(path.to_owned()))?;
+        if !path.is_file() {
+            return Err(LoadError::NotALibrary {
+                path,
+                reason: "not a file".to_owned(),
+            });
+        }
+        let module = lib_header_from_path(&path)
+            .and_then(|header| header.init_root_module::<BotModuleRef>())
+            .map_err(|e| classify(&path, e))?;
+        (module.set_logger())(LogSink {
+            max_level: log::max_level() as u8,
+            log: host_log,
+        });
+        let info = (module.info())();
+        Ok(Library { path, module, info })
+    }
+
+    /// The library's canonical path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What the bot says about itself.
+    pub fn info(&self) -> &BotInfo {
+        &self.info
+    }
+
+    /// Creates a player for one game and colour.
+    ///
+    /// # Errors
+    /// [`LoadError::Refused`] with the bot's reason.
+    pub fn new_player(
+        &self,
+        game: &str,
+        variant: &str,
+        color: Color,
+        seed: u64,
+        options: &[(String, String)],
+    ) -> Result<PlayerBox, LoadError> {
+        let request = NewPlayer {
+            game: game.into(),
+            variant: variant.into(),
+            color: color as u8,
+            seed,
+            options: options
+                .iter()
+                .map(|(k, v)| Tuple2(k.as_str().into(), v.as_str().into()))
+                .collect(),
+        };
+        match (self.module.new_player())(request) {
+            RResult::ROk(player) => Ok(player),
+            RResult::RErr(reason) => Err(LoadError::Refused {
+                name: self.info.name.to_string(),
+                path: self.path.clone(),
+                game: game.to_owned(),
+                reason: reason.into(),
+            }),
+        }
+    }
+}
+
+fn classify(path: &Path, error: LibraryError) -> LoadError {
+    let path = path.to_owned();
+    match error {
+        LibraryError::OpenError { err, .. } => LoadError::NotALibrary {
+            path,
+            reason: one_line(&err.to_string()),
+        },
+        LibraryError::GetSymbolError { .. } => LoadError::NotABot(path),
+        LibraryError::IncompatibleVersionNumber { actual_version, .. } => LoadError::SdkVersion {
+            path,
+            found: actual_version.to_string(),
+            expected: SDK_VERSION.to_owned(),
+        },
+        LibraryError::AbiInstability(_) | LibraryError::InvalidAbiHeader(_) => {
+            LoadError::SdkLayout {
+                path,
+                expected: SDK_VERSION.to_owned(),
+            }
+        }
+        other => LoadError::Init {
+            path,
+            reason: one_line(&other.to_string()),
+        },
+    }
+}
+
+/// Folds a multi-line message (abi_stable's and dlerror's can be) into one line.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Receives the log records of every loaded bot.
+extern "C" fn host_log(level: u8, target: RStr<'_>, message: RStr<'_>) {
+    let level = match level {
+        1 => log::Level::Error,
+        2 => log::Level::Warn,
+        3 => log::Level::Info,
+        4 => log::Level::Debug,
+        _ => log::Level::Trace,
+    };
+    let target = format!("bot::{}", target.as_str());
+    log::logger().log(
+        &log::Record::builder()
+            .level(level)
+            .target(&target)
+            .args(format_args!("{}", message.as_str()))
+            .build(),
+    );
+}
+
+/// A plugin's player as a [`Brain`].
+pub struct PluginBrain {
+    player: PlayerBox,
+}
+
+impl fmt::Debug for PluginBrain {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PluginBrain").finish_non_exhaustive()
+    }
+}
+
+impl PluginBrain {
+    /// Wraps a player made by [`Library::new_player`].
+    pub fn new(player: PlayerBox) -> PluginBrain {
+        PluginBrain { player }
+    }
+}
+
+struct InfoSink<'a>(&'a Control);
+
+impl Reporter for InfoSink<'_> {
+    fn report(&self, info: &SearchInfoWire) {
+        self.0.report(SearchInfo {
+            depth: info.depth,
+            seldepth: info.seldepth,
+            nodes: info.nodes,
+            score: info.score.into_option(),
+            mate: info.mate.into_option(),
+            pv: info.pv.to_string(),
+            message: info.message.to_string(),
+        });
+    }
+}
+
+impl<G: Game> Brain<G> for PluginBrain {
+    fn choose(&mut self, request: &Request<G>, control: &Control) -> Answer {
+        let sink = InfoSink(control);
+        let wire = MoveRequest {
+            start_position: request.start_text.as_str().into(),
+            moves: request.moves_text.as_str().into(),
+            clocks: request.clocks,
+            stop: &control.stop,
+            reporter: Reporter_TO::from_ptr(&sink, TD_Opaque),
+        };
+        match self.player.choose_move(wire) {
+            RResult::ROk(text) => Ok(text.into()),
+            RResult::RErr(failure) if failure.panicked => {
+                Err(SeatFailure::Panic(failure.message.into()))
+            }
+            RResult::RErr(failure) => Err(SeatFailure::Error(failure.message.into())),
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! The terminal front end: one game in the terminal, the board printed after each move.
+
+use std::io::{self, Write};
+use std::time::Duration;
+
+use anyhow::Context as _;
+use tavola_sdk::{Color, Game, Position};
+
+use crate::builtin::{BuiltinBrain, Evaluate};
+use crate::referee::{GameResult, MoveEvent, Referee, Settings};
+use crate::seat::human::TerminalHuman;
+use crate::seat::plugin::{Library, PluginBrain};
+use crate::seat::random::RandomBrain;
+use crate::seat::{Brain, Seat, SeatKind, SeatSpec};
+
+/// What to play: the game's setup, as the command line gives it.
+#[derive(Debug, Clone)]
+pub struct GameSetup {
+    /// The variant, `None` for the game's default.
+    pub variant: Option<String>,
+    /// A start position in the game's text, `None` for the variant's start.
+    pub position: Option<String>,
+    /// White's and Black's players.
+    pub players: [SeatSpec; 2],
+    /// Clocks.
+    pub settings: Settings,
+    /// The seed of all randomness in the game.
+    pub seed: u64,
+}
+
+/// A seat ready to play, with a description for people.
+#[derive(Debug)]
+pub struct Seated<G: Game> {
+    /// The seat.
+    pub seat: Seat<G>,
+    /// What sits there, for example `greedy 0.1.0 (plugin /path/libgreedy_bot.so)`.
+    pub description: String,
+}
+
+/// Builds the seat for `spec` playing `color` in `variant`.
+///
+/// # Errors
+/// A bad option, or a plugin that cannot be loaded or refuses the game ([`crate::seat::plugin::LoadError`]
+/// in the chain).
+pub fn seat_for<G: Evaluate>(
+    spec: &SeatSpec,
+    color: Color,
+    variant: &str,
+    seed: u64,
+) -> anyhow::Result<Seated<G>> {
+    let seed = seed ^ (color as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let no_options = |kind: &str| {
+        if spec.options.is_empty() {
+            Ok(())
+        } else {
+            Err(anyhow::anyhow!("{kind} takes no options (given: {spec})"))
+        }
+    };
+    let (name, description, brain): (String, String, Box<dyn Brain<G>>) = match &spec.kind {
+        SeatKind::Human => {
+            no_options("human")?;
+            (
+                "human".into(),
+                "human (terminal)".into(),
+                Box::new(TerminalHuman),
+            )
+        }
+        SeatKind::Random => {
+            no_options("random")?;
+            (
+                "random".into(),
+                "random (built in)".into(),
+                Box::new(RandomBrain::<G>::new(seed)),
+            )
+        }
+        SeatKind::Builtin => {
+            let brain = BuiltinBrain::from_options(&spec.options, seed)
+                .map_err(anyhow::Error::msg)
+                .with_context(|| format!("player {spec}"))?;
+            ("builtin".into(), "builtin".into(), Box::new(brain))
+        }
+        SeatKind::Plugin(path) => {
+            let library = Library::load(path)?;
+            let player = library.new_player(G::NAME, variant, color, seed, &spec.options)?;
+            let info = library.info();
+            (
+                info.name.to_string(),
+                format!(
+                    "{} {} by {} (plugin {})",
+                    info.name,
+                    info.version,
+                    info.author,
+                    library.path().display()
+                ),
+                Box::new(PluginBrain::new(player)),
+            )
+        }
+    };
+    Ok(Seated {
+        seat: Seat::new(name, brain),
+        description,
+    })
+}
+
+/// Plays one game in the terminal: prints the players, the board after each move (unless
+/// `quiet`), and the result with its reason.
+///
+/// # Errors
+/// A bad position or variant, a player that cannot be seated, or a failed write to stdout.
+pub fn play<G: Evaluate>(setup: &GameSetup, quiet: bool) -> anyhow::Result<GameResult> {
+    let start = match &setup.position {
+        Some(text) => G::parse_position(text, setup.variant.as_deref())?,
+        None => G::start(setup.variant.as_deref())?,
+    };
+    let variant = start.variant();
+    let [white, black] = &setup.players;
+    let white = seat_for::<G>(white, Color::White, variant, setup.seed)?;
+    let black = seat_for::<G>(black, Color::Black, variant, setup.seed)?;
+    let mut out = io::stdout().lock();
+    writeln!(out, "{} ({variant})", G::NAME)?;
+    writeln!(out, "White: {}", white.description)?;
+    writeln!(out, "Black: {}", black.description)?;
+    writeln!(
+        out,
+        "Clock: {}; seed {}",
+        describe_clock(&setup.settings),
+        setup.seed
+    )?;
+    if !quiet {
+        writeln!(out, "\n{}", start.pretty())?;
+    }
+    drop(out);
+
+    let mut seats = [white.seat, black.seat];
+    let mut referee = Referee::<G>::new(start, setup.settings);
+    let mut write_error = None;
+    let result = referee.play(&mut seats, |event| {
+        if !quiet && write_error.is_none() {
+            write_error = print_move::<G>(event).err();
+        }
+    });
+    if let Some(e) = write_error {
+        return Err(e).context("writing to stdout");
+    }
+    let mut out = io::stdout().lock();
+    if quiet {
+        writeln!(out, "Final position: {}", referee.position())?;
+    }
+    let moves: Vec<String> = referee.moves().iter().map(ToString::to_string).collect();
+    writeln!(out, "Moves: {}", moves.join(" "))?;
+    writeln!(out, "Result: {result}")?;
+    writeln!(out, "Termination: {}", result.termination)?;
+    Ok(result)
+}
+
+fn print_move<G: Game>(event: &MoveEvent<'_, G>) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    let clock = event
+        .clock
+        .map(|left| format!(", {} left", seconds(left)))
+        .unwrap_or_default();
+    writeln!(
+        out,
+        "\n{}. {} plays {} ({}{clock})",
+        event.ply,
+        event.color,
+        event.mv,
+        seconds(event.elapsed)
+    )?;
+    writeln!(out, "{}", event.position.pretty())
+}
+
+fn seconds(d: Duration) -> String {
+    format!("{:.3} s", d.as_secs_f64())
+}
+
+fn describe_clock(settings: &Settings) -> String {
+    match settings.time {
+        None => "untimed".to_owned(),
+        Some(time) => format!(
+            "{} s per player, {} s increment",
+            time.as_secs_f64(),
+            settings.increment.as_secs_f64()
+        ),
+    }
+}
