@@ -206,3 +206,141 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
         "a panic with a non-text payload".to_owned()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use abi_stable::sabi_types::RRef;
+
+    use super::*;
+    use crate::abi::{Clocks, Reporter, Reporter_TO};
+    use crate::games::ataxx::{Ataxx, Move};
+    use crate::BotError;
+
+    /// Answers the first legal move, or panics / fails when its option says so.
+    struct FirstMove {
+        mode: String,
+    }
+
+    impl Bot for FirstMove {
+        type Game = Ataxx;
+        fn new(setup: &Setup<'_>) -> Result<Self, BotError> {
+            match setup.option("mode").unwrap_or("first") {
+                "refuse" => Err("not today".into()),
+                mode => Ok(FirstMove { mode: mode.to_owned() }),
+            }
+        }
+        fn choose_move(
+            &mut self,
+            position: &crate::games::ataxx::Position,
+            ctx: &Context<'_>,
+        ) -> Result<Move, BotError> {
+            ctx.report(&crate::SearchInfo { depth: 1, ..Default::default() });
+            match self.mode.as_str() {
+                "panic" => panic!("boom at ply {}", position.ply()),
+                "error" => Err("cannot think".into()),
+                _ => Ok(position.legal_moves()[0]),
+            }
+        }
+    }
+
+    struct Count(std::sync::atomic::AtomicU32);
+    impl Reporter for Count {
+        fn report(&self, _info: &SearchInfoWire) {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    fn request(color: u8, mode: &str) -> NewPlayer {
+        NewPlayer {
+            game: "ataxx".into(),
+            variant: "standard".into(),
+            color,
+            seed: 1,
+            options: vec![Tuple2("mode".into(), mode.into())].into(),
+        }
+    }
+
+    fn ask(player: &mut PlayerBox, moves: &str, reports: &Count) -> RResult<RString, Failure> {
+        let stop = AtomicBool::new(false);
+        player.choose_move(MoveRequest {
+            start_position: "x5o/7/7/7/7/7/o5x x 0 1".into(),
+            moves: moves.into(),
+            clocks: Clocks::default(),
+            stop: &stop,
+            reporter: Reporter_TO::from_ptr(RRef::new(reports), TD_Opaque),
+        })
+    }
+
+    use abi_stable::std_types::Tuple2;
+
+    #[test]
+    fn answers_through_the_wire_and_reports() {
+        let mut player = new_player::<FirstMove>(&request(0, "first")).unwrap();
+        let reports = Count(0.into());
+        let answer = ask(&mut player, "", &reports).unwrap();
+        assert!(crate::games::ataxx::Position::start(crate::games::ataxx::Variant::Standard)
+            .parse_move(answer.as_str())
+            .is_ok());
+        assert_eq!(reports.0.into_inner(), 1);
+    }
+
+    #[test]
+    fn errors_and_panics_come_back_as_failures() {
+        let reports = Count(0.into());
+        let mut player = new_player::<FirstMove>(&request(0, "error")).unwrap();
+        let failure = ask(&mut player, "", &reports).unwrap_err();
+        assert_eq!((failure.panicked, failure.message.as_str()), (false, "cannot think"));
+        let mut player = new_player::<FirstMove>(&request(0, "panic")).unwrap();
+        let failure = ask(&mut player, "", &reports).unwrap_err();
+        assert!(failure.panicked);
+        assert_eq!(failure.message.as_str(), "boom at ply 0");
+    }
+
+    #[test]
+    fn refusals_and_bad_requests_are_errors() {
+        let refused = new_player::<FirstMove>(&request(0, "refuse")).err().unwrap();
+        assert_eq!(refused, "not today");
+        let bad_colour = new_player::<FirstMove>(&request(7, "first")).err().unwrap();
+        assert!(bad_colour.contains('7'), "{bad_colour}");
+        let mut bad_variant = request(0, "first");
+        bad_variant.variant = "chess960".into();
+        let error = new_player::<FirstMove>(&bad_variant).err().unwrap();
+        assert!(error.contains("chess960"), "{error}");
+        let dispatched = dispatch_new_player(
+            NewPlayer { game: "go".into(), ..request(0, "first") },
+            &[("ataxx", new_player::<FirstMove>)],
+        );
+        let error = dispatched.into_result().err().unwrap();
+        assert!(error.contains("go") && error.contains("ataxx"), "{error}");
+    }
+
+    #[test]
+    fn the_cache_replays_only_new_moves_and_resets_on_a_new_game() {
+        let mut adapter = Adapter::<FirstMove> {
+            bot: FirstMove { mode: "first".into() },
+            variant: "standard",
+            color: Color::Black,
+            cache: None,
+        };
+        let start = "x5o/7/7/7/7/7/o5x x 0 1";
+        adapter.update_cache(start, "b6").unwrap();
+        let after_one = adapter.cache.as_ref().unwrap().position.clone();
+        adapter.update_cache(start, "b6 f6 a6").unwrap();
+        let cache = adapter.cache.as_ref().unwrap();
+        assert_eq!(cache.moves, "b6 f6 a6");
+        let mut expected = after_one;
+        for text in ["f6", "a6"] {
+            let mv = expected.parse_move(text).unwrap();
+            expected.play_unchecked(mv);
+        }
+        assert_eq!(cache.position.to_string(), expected.to_string());
+        // A request that does not extend the previous one (a new game, or an undo) starts afresh.
+        adapter.update_cache(start, "b6 f6").unwrap();
+        assert_eq!(adapter.cache.as_ref().unwrap().moves, "b6 f6");
+        // "b6 f6x" shares a prefix with "b6 f6" but is not an extension of it.
+        assert!(adapter.update_cache(start, "b6 f6x").is_err());
+        assert!(adapter.update_cache("not a position", "").is_err());
+    }
+}

@@ -533,7 +533,7 @@ mod tests {
         let mut last = pos("xxxxxxx/xxxxxxx/xxxxxxx/xxxxooo/ooooooo/ooooooo/oooooo1 o 0 9");
         assert!(last.legal_moves().contains(&Move::Clone(sq("g1"))));
         last.play(Move::Clone(sq("g1"))).unwrap();
-        assert_eq!(last.outcome(), blocked(Some(Color::Black)));
+        assert_eq!(last.outcome(), blocked(Some(Color::White)));
     }
 
     #[test]
