@@ -312,3 +312,196 @@ fn clip(text: &str) -> String {
         None => text.to_owned(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::thread;
+
+    use tavola_sdk::games::ataxx::Ataxx;
+
+    use super::*;
+    use crate::seat::random::RandomBrain;
+    use crate::seat::{Brain, Control};
+
+    /// Answers from a script, then plays randomly.
+    struct Scripted(Vec<Answer>, RandomBrain<Ataxx>);
+
+    impl Brain<Ataxx> for Scripted {
+        fn choose(&mut self, request: &Request<Ataxx>, control: &Control) -> Answer {
+            if self.0.is_empty() {
+                self.1.choose(request, control)
+            } else {
+                self.0.remove(0)
+            }
+        }
+    }
+
+    struct Sleepy(Duration);
+
+    impl Brain<Ataxx> for Sleepy {
+        fn choose(&mut self, _request: &Request<Ataxx>, _control: &Control) -> Answer {
+            thread::sleep(self.0);
+            Ok("b6".to_owned())
+        }
+    }
+
+    struct Panicky;
+
+    impl Brain<Ataxx> for Panicky {
+        fn choose(&mut self, _request: &Request<Ataxx>, _control: &Control) -> Answer {
+            panic!("no idea")
+        }
+    }
+
+    fn seat(name: &str, brain: impl Brain<Ataxx> + 'static) -> Seat<Ataxx> {
+        Seat::new(name, Box::new(brain))
+    }
+
+    fn random(seed: u64) -> Seat<Ataxx> {
+        seat("random", RandomBrain::<Ataxx>::new(seed))
+    }
+
+    fn play(
+        white: Seat<Ataxx>,
+        black: Seat<Ataxx>,
+        settings: Settings,
+    ) -> (GameResult, Vec<String>) {
+        let start = Ataxx::start(None).unwrap();
+        let mut referee = Referee::<Ataxx>::new(start, settings);
+        let mut seats = [white, black];
+        let mut seen = Vec::new();
+        let result = referee.play(&mut seats, |event| seen.push(event.mv.to_string()));
+        let played: Vec<String> = referee.moves().iter().map(ToString::to_string).collect();
+        assert_eq!(seen, played, "every accepted move is reported once");
+        (result, played)
+    }
+
+    #[test]
+    fn random_games_end_by_the_rules() {
+        for seed in 0..5 {
+            let (result, moves) = play(random(seed), random(seed + 100), Settings::default());
+            assert_eq!(result.termination, Termination::Normal, "{result}");
+            assert!(!moves.is_empty());
+        }
+    }
+
+    #[test]
+    fn an_illegal_move_loses() {
+        let white = seat("w", Scripted(vec![Ok("a7a7".into())], RandomBrain::new(1)));
+        let (result, moves) = play(white, random(2), Settings::default());
+        assert_eq!(result.winner, Some(Color::Black));
+        assert!(moves.is_empty());
+        // "a7a7" is well-formed Ataxx notation? Either way it must not be accepted.
+        assert!(
+            matches!(
+                result.termination,
+                Termination::IllegalMove | Termination::UnparsableMove
+            ),
+            "{result}"
+        );
+    }
+
+    #[test]
+    fn an_occupied_destination_is_an_illegal_move() {
+        let black = seat("b", Scripted(vec![Ok("g1".into())], RandomBrain::new(1)));
+        let (result, moves) = play(random(3), black, Settings::default());
+        assert_eq!(
+            (result.winner, result.termination),
+            (Some(Color::White), Termination::IllegalMove)
+        );
+        assert_eq!(moves.len(), 1);
+        assert!(result.reason.contains("\"g1\""), "{}", result.reason);
+    }
+
+    #[test]
+    fn garbage_is_unparsable_and_clipped() {
+        let garbage = "x".repeat(500);
+        let white = seat("w", Scripted(vec![Ok(garbage)], RandomBrain::new(1)));
+        let (result, _) = play(white, random(2), Settings::default());
+        assert_eq!(result.termination, Termination::UnparsableMove);
+        assert!(result.reason.len() < 100, "{}", result.reason);
+    }
+
+    #[test]
+    fn failures_lose_with_their_reason() {
+        let cases = [
+            (SeatFailure::Error("oops".into()), Termination::BotError),
+            (SeatFailure::Panic("boom".into()), Termination::Panic),
+            (SeatFailure::Crash("signal 11".into()), Termination::Crash),
+            (
+                SeatFailure::Resigned("resigned".into()),
+                Termination::Resignation,
+            ),
+        ];
+        for (failure, termination) in cases {
+            let white = seat(
+                "w",
+                Scripted(vec![Err(failure.clone())], RandomBrain::new(1)),
+            );
+            let (result, _) = play(white, random(2), Settings::default());
+            assert_eq!(
+                (result.winner, result.termination),
+                (Some(Color::Black), termination)
+            );
+        }
+        let (result, _) = play(seat("p", Panicky), random(2), Settings::default());
+        assert_eq!(result.termination, Termination::Panic);
+        assert!(result.reason.contains("no idea"), "{}", result.reason);
+    }
+
+    #[test]
+    fn a_slow_player_loses_on_time_without_waiting_for_it() {
+        let settings = Settings {
+            time: Some(Duration::from_millis(50)),
+            increment: Duration::ZERO,
+        };
+        let started = Instant::now();
+        let (result, _) = play(
+            seat("slow", Sleepy(Duration::from_secs(30))),
+            random(1),
+            settings,
+        );
+        assert_eq!(
+            (result.winner, result.termination),
+            (Some(Color::Black), Termination::TimeForfeit)
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the referee must not wait for the bot"
+        );
+    }
+
+    #[test]
+    fn the_increment_is_added_after_each_move() {
+        let settings = Settings {
+            time: Some(Duration::from_secs(10)),
+            increment: Duration::from_secs(1),
+        };
+        let start = Ataxx::start(None).unwrap();
+        let mut referee = Referee::<Ataxx>::new(start, settings);
+        let mut white = random(1);
+        referee.start_turn(&mut white);
+        let wait = white.wait(None);
+        let event = referee.finish_turn(wait).expect("a legal move");
+        let left = event.clock.unwrap();
+        assert!(
+            left > Duration::from_secs(10) && left <= Duration::from_secs(11),
+            "{left:?}"
+        );
+        assert_eq!(
+            referee.time_left(Color::Black),
+            Some(Duration::from_secs(10))
+        );
+    }
+
+    #[test]
+    fn a_finished_start_position_is_over_before_any_move() {
+        let start = Ataxx::parse_position("x5o/7/7/7/7/7/o5x x 100 1", None).unwrap();
+        let referee = Referee::<Ataxx>::new(start, Settings::default());
+        let result = referee.result().expect("drawn by the 100-ply rule");
+        assert_eq!(
+            (result.winner, result.termination),
+            (None, Termination::Normal)
+        );
+    }
+}

@@ -120,3 +120,40 @@ impl<G: Evaluate> Brain<G> for BuiltinBrain {
             .ok_or_else(|| SeatFailure::Error("asked to move with no legal move".to_owned()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::seat::{clocks, Control, Request};
+
+    use super::*;
+
+    fn choose(fen: &str, depth: u32, seed: u64) -> String {
+        let position = Ataxx::parse_position(fen, None).unwrap();
+        let request = Request::<Ataxx> {
+            start_text: fen.to_owned(),
+            moves_text: String::new(),
+            position,
+            clocks: clocks(None, None, 0),
+        };
+        let mut brain = BuiltinBrain::new(depth, seed);
+        Brain::<Ataxx>::choose(&mut brain, &request, &Control::default()).unwrap()
+    }
+
+    #[test]
+    fn takes_an_immediate_win() {
+        // Only the jumps to c1 and c2 reach d1's last black piece; six other moves do not.
+        for seed in 0..8 {
+            let mv = choose("7/7/7/7/7/7/x2o3 x 0 1", 2, seed);
+            assert!(mv == "a1c1" || mv == "a1c2", "seed {seed}: {mv}");
+        }
+    }
+
+    #[test]
+    fn options_are_checked() {
+        assert!(BuiltinBrain::from_options(&[("depth".into(), "3".into())], 0).is_ok());
+        let error = BuiltinBrain::from_options(&[("depth".into(), "99".into())], 0).unwrap_err();
+        assert!(error.contains("depth=99"), "{error}");
+        let error = BuiltinBrain::from_options(&[("speed".into(), "1".into())], 0).unwrap_err();
+        assert!(error.contains("speed"), "{error}");
+    }
+}
