@@ -12,13 +12,15 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use tavola::builtin::Evaluate;
 use tavola::referee::Settings;
 use tavola::seat::plugin::{Library, LoadError};
-use tavola::seat::SeatSpec;
+use tavola::seat::{ParseSeatSpecError, SeatSpec};
 use tavola::text_ui::{self, GameSetup};
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::{perft, Game, Position};
 
 /// Exit code for an error of the user's input or the environment.
 const EXIT_ERROR: u8 = 1;
+/// Exit code for a bad command line (clap uses it too).
+const EXIT_USAGE: u8 = 2;
 /// Exit code for a bot library that cannot be used.
 const EXIT_BOT: u8 = 3;
 
@@ -144,10 +146,10 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("tavola: {e:#}");
-            if e.chain()
-                .any(|cause| cause.downcast_ref::<LoadError>().is_some())
-            {
+            if e.chain().any(|cause| cause.is::<LoadError>()) {
                 ExitCode::from(EXIT_BOT)
+            } else if e.chain().any(|cause| cause.is::<ParseSeatSpecError>()) {
+                ExitCode::from(EXIT_USAGE)
             } else {
                 ExitCode::from(EXIT_ERROR)
             }

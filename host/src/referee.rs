@@ -273,7 +273,7 @@ impl<G: Game> Referee<G> {
         termination: Termination,
         reason: &str,
     ) -> Option<MoveEvent<'_, G>> {
-        log::warn!("{loser} loses by {termination}: {reason}");
+        log::info!("{loser} loses by {termination}: {reason}");
         self.result = Some(GameResult {
             winner: Some(loser.other()),
             termination,

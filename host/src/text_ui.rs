@@ -11,7 +11,7 @@ use crate::referee::{GameResult, MoveEvent, Referee, Settings};
 use crate::seat::human::TerminalHuman;
 use crate::seat::plugin::{Library, PluginBrain};
 use crate::seat::random::RandomBrain;
-use crate::seat::{Brain, Seat, SeatKind, SeatSpec};
+use crate::seat::{Brain, ParseSeatSpecError, Seat, SeatKind, SeatSpec};
 
 /// What to play: the game's setup, as the command line gives it.
 #[derive(Debug, Clone)]
@@ -40,8 +40,8 @@ pub struct Seated<G: Game> {
 /// Builds the seat for `spec` playing `color` in `variant`.
 ///
 /// # Errors
-/// A bad option, or a plugin that cannot be loaded or refuses the game ([`crate::seat::plugin::LoadError`]
-/// in the chain).
+/// [`ParseSeatSpecError`] for a bad option; [`crate::seat::plugin::LoadError`] for a plugin that
+/// cannot be loaded or refuses the game.
 pub fn seat_for<G: Evaluate>(
     spec: &SeatSpec,
     color: Color,
@@ -49,11 +49,15 @@ pub fn seat_for<G: Evaluate>(
     seed: u64,
 ) -> anyhow::Result<Seated<G>> {
     let seed = seed ^ (color as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let bad_spec = |reason: String| ParseSeatSpecError {
+        spec: spec.to_string(),
+        reason,
+    };
     let no_options = |kind: &str| {
         if spec.options.is_empty() {
             Ok(())
         } else {
-            Err(anyhow::anyhow!("{kind} takes no options (given: {spec})"))
+            Err(bad_spec(format!("{kind} takes no options")))
         }
     };
     let (name, description, brain): (String, String, Box<dyn Brain<G>>) = match &spec.kind {
@@ -74,9 +78,7 @@ pub fn seat_for<G: Evaluate>(
             )
         }
         SeatKind::Builtin => {
-            let brain = BuiltinBrain::from_options(&spec.options, seed)
-                .map_err(anyhow::Error::msg)
-                .with_context(|| format!("player {spec}"))?;
+            let brain = BuiltinBrain::from_options(&spec.options, seed).map_err(bad_spec)?;
             ("builtin".into(), "builtin".into(), Box::new(brain))
         }
         SeatKind::Plugin(path) => {
@@ -147,7 +149,11 @@ pub fn play<G: Evaluate>(setup: &GameSetup, quiet: bool) -> anyhow::Result<GameR
         writeln!(out, "Final position: {}", referee.position())?;
     }
     let moves: Vec<String> = referee.moves().iter().map(ToString::to_string).collect();
-    writeln!(out, "Moves: {}", moves.join(" "))?;
+    if moves.is_empty() {
+        writeln!(out, "Moves: (none)")?;
+    } else {
+        writeln!(out, "Moves: {}", moves.join(" "))?;
+    }
     writeln!(out, "Result: {result}")?;
     writeln!(out, "Termination: {}", result.termination)?;
     Ok(result)

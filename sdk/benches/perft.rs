@@ -1,1 +1,57 @@
-fn main() {}
+//! Rules-engine benchmarks: perft (nodes per second) and move generation alone.
+//!
+//! Run with `cargo bench -p tavola-sdk --bench perft`.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use tavola_sdk::games::ataxx::{Ataxx, Move};
+use tavola_sdk::{Game, Position};
+
+/// Ataxx positions for the move-generation benchmark: name and FEN.
+const ATAXX_POSITIONS: &[(&str, &str)] = &[
+    ("start", "x5o/7/7/7/7/7/o5x x 0 1"),
+    ("gaps", "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"),
+    (
+        "midgame",
+        "xxo1o2/1xoo3/x1xo1o1/2xxo2/o1x1xo1/1oxx2x/2o2xx o 3 14",
+    ),
+    (
+        "crowded",
+        "xxoxxo1/oxxooxo/x1oxxoo/ooxo1xx/xoxxoox/oox1oxo/xo1oxxo x 0 30",
+    ),
+];
+
+fn ataxx_perft(c: &mut Criterion) {
+    let start = Ataxx::start(None).expect("the default variant exists");
+    let mut group = c.benchmark_group("ataxx_perft");
+    group.sample_size(10);
+    for depth in [4, 5] {
+        let nodes = start.perft(depth);
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_with_input(BenchmarkId::new("start", depth), &depth, |b, &depth| {
+            b.iter(|| black_box(&start).perft(depth));
+        });
+    }
+    group.finish();
+}
+
+fn ataxx_movegen(c: &mut Criterion) {
+    let mut group = c.benchmark_group("ataxx_movegen");
+    let mut moves: Vec<Move> = Vec::with_capacity(256);
+    for &(name, fen) in ATAXX_POSITIONS {
+        let position = Ataxx::parse_position(fen, None).expect("benchmark positions are valid");
+        group.throughput(Throughput::Elements(position.legal_moves().len() as u64));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                moves.clear();
+                black_box(&position).generate_moves(&mut moves);
+                moves.len()
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, ataxx_perft, ataxx_movegen);
+criterion_main!(benches);

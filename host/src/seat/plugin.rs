@@ -3,7 +3,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use abi_stable::library::{lib_header_from_path, LibraryError};
+use abi_stable::library::{lib_header_from_path, LibHeader, LibraryError, RootModule};
 use abi_stable::sabi_trait::TD_Opaque;
 use abi_stable::std_types::{RResult, RStr, Tuple2};
 use tavola_sdk::abi::{
@@ -73,7 +73,7 @@ pub enum LoadError {
         reason: String,
     },
     /// The bot refused to play.
-    #[error("bot {name} ({path}) refused to play {game}: {reason}")]
+    #[error("bot {name} ({path}) cannot play {game}: {reason}")]
     Refused {
         /// The bot's name.
         name: String,
@@ -120,8 +120,10 @@ impl Library {
                 reason: "not a file".to_owned(),
             });
         }
-        let module = lib_header_from_path(&path)
-            .and_then(|header| header.init_root_module::<BotModuleRef>())
+        let header = lib_header_from_path(&path).map_err(|e| classify(&path, e))?;
+        check_header(&path, header)?;
+        let module = header
+            .init_root_module::<BotModuleRef>()
             .map_err(|e| classify(&path, e))?;
         (module.set_logger())(LogSink {
             max_level: log::max_level() as u8,
@@ -175,13 +177,47 @@ impl Library {
     }
 }
 
+/// Checks what the header says before abi_stable compares layouts: that the library is a Tavola
+/// bot, and built against the same `0.minor` SDK (abi_stable itself accepts any newer minor, whose
+/// layouts then differ, which would give a vaguer message).
+fn check_header(path: &Path, header: &LibHeader) -> Result<(), LoadError> {
+    let consts = header.root_mod_consts();
+    if consts.name().as_str() != <BotModuleRef as RootModule>::NAME {
+        return Err(LoadError::NotABot(path.to_owned()));
+    }
+    let found = header.version_strings();
+    let ours = <BotModuleRef as RootModule>::VERSION_STRINGS.parsed();
+    let compatible = match (found.parsed(), ours) {
+        (Ok(found), Ok(ours)) => {
+            found.major == ours.major && (ours.major != 0 || found.minor == ours.minor)
+        }
+        _ => false,
+    };
+    if compatible {
+        Ok(())
+    } else {
+        Err(LoadError::SdkVersion {
+            path: path.to_owned(),
+            found: found.version.as_str().to_owned(),
+            expected: SDK_VERSION.to_owned(),
+        })
+    }
+}
+
 fn classify(path: &Path, error: LibraryError) -> LoadError {
     let path = path.to_owned();
     match error {
-        LibraryError::OpenError { err, .. } => LoadError::NotALibrary {
-            path,
-            reason: one_line(&err.to_string()),
-        },
+        LibraryError::OpenError { err, .. } => {
+            // dlerror() starts with the path; it is already in our message.
+            let message = err.to_string();
+            let reason = message
+                .split_once(&format!("{}: ", path.display()))
+                .map_or(message.as_str(), |(_, rest)| rest);
+            LoadError::NotALibrary {
+                reason: one_line(reason),
+                path,
+            }
+        }
         LibraryError::GetSymbolError { .. } => LoadError::NotABot(path),
         LibraryError::IncompatibleVersionNumber { actual_version, .. } => LoadError::SdkVersion {
             path,

@@ -228,7 +228,9 @@ mod tests {
         fn new(setup: &Setup<'_>) -> Result<Self, BotError> {
             match setup.option("mode").unwrap_or("first") {
                 "refuse" => Err("not today".into()),
-                mode => Ok(FirstMove { mode: mode.to_owned() }),
+                mode => Ok(FirstMove {
+                    mode: mode.to_owned(),
+                }),
             }
         }
         fn choose_move(
@@ -236,7 +238,10 @@ mod tests {
             position: &crate::games::ataxx::Position,
             ctx: &Context<'_>,
         ) -> Result<Move, BotError> {
-            ctx.report(&crate::SearchInfo { depth: 1, ..Default::default() });
+            ctx.report(&crate::SearchInfo {
+                depth: 1,
+                ..Default::default()
+            });
             match self.mode.as_str() {
                 "panic" => panic!("boom at ply {}", position.ply()),
                 "error" => Err("cannot think".into()),
@@ -280,9 +285,11 @@ mod tests {
         let mut player = new_player::<FirstMove>(&request(0, "first")).unwrap();
         let reports = Count(0.into());
         let answer = ask(&mut player, "", &reports).unwrap();
-        assert!(crate::games::ataxx::Position::start(crate::games::ataxx::Variant::Standard)
-            .parse_move(answer.as_str())
-            .is_ok());
+        assert!(
+            crate::games::ataxx::Position::start(crate::games::ataxx::Variant::Standard)
+                .parse_move(answer.as_str())
+                .is_ok()
+        );
         assert_eq!(reports.0.into_inner(), 1);
     }
 
@@ -291,7 +298,10 @@ mod tests {
         let reports = Count(0.into());
         let mut player = new_player::<FirstMove>(&request(0, "error")).unwrap();
         let failure = ask(&mut player, "", &reports).unwrap_err();
-        assert_eq!((failure.panicked, failure.message.as_str()), (false, "cannot think"));
+        assert_eq!(
+            (failure.panicked, failure.message.as_str()),
+            (false, "cannot think")
+        );
         let mut player = new_player::<FirstMove>(&request(0, "panic")).unwrap();
         let failure = ask(&mut player, "", &reports).unwrap_err();
         assert!(failure.panicked);
@@ -300,7 +310,9 @@ mod tests {
 
     #[test]
     fn refusals_and_bad_requests_are_errors() {
-        let refused = new_player::<FirstMove>(&request(0, "refuse")).err().unwrap();
+        let refused = new_player::<FirstMove>(&request(0, "refuse"))
+            .err()
+            .unwrap();
         assert_eq!(refused, "not today");
         let bad_colour = new_player::<FirstMove>(&request(7, "first")).err().unwrap();
         assert!(bad_colour.contains('7'), "{bad_colour}");
@@ -309,7 +321,10 @@ mod tests {
         let error = new_player::<FirstMove>(&bad_variant).err().unwrap();
         assert!(error.contains("chess960"), "{error}");
         let dispatched = dispatch_new_player(
-            NewPlayer { game: "go".into(), ..request(0, "first") },
+            NewPlayer {
+                game: "go".into(),
+                ..request(0, "first")
+            },
             &[("ataxx", new_player::<FirstMove>)],
         );
         let error = dispatched.into_result().err().unwrap();
@@ -319,7 +334,9 @@ mod tests {
     #[test]
     fn the_cache_replays_only_new_moves_and_resets_on_a_new_game() {
         let mut adapter = Adapter::<FirstMove> {
-            bot: FirstMove { mode: "first".into() },
+            bot: FirstMove {
+                mode: "first".into(),
+            },
             variant: "standard",
             color: Color::Black,
             cache: None,

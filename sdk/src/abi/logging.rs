@@ -47,6 +47,10 @@ pub extern "C" fn set_logger(sink: LogSink) {
     INSTALL.call_once(|| {
         // Fails only if the bot installed a logger of its own; then that one stays.
         let _ = log::set_logger(&Bridge);
+        // The library has its own copy of std, whose default panic hook would print to the host's
+        // stderr. The SDK catches every panic and hands its message to the host, which records
+        // it; the hook only adds the location, in the host's log.
+        std::panic::set_hook(Box::new(|info| log::debug!(target: "panic", "{info}")));
     });
     log::set_max_level(level_from_u8(sink.max_level));
 }

@@ -10,7 +10,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
 use super::{Cell, Move, Position, Square, Variant};
-use crate::{Color, Position as _};
+use crate::{Color, EndReason, Outcome, Position as _};
 
 /// Every value a `Move` can take: the pass, 49 clones and all 49 x 49 (from, to) pairs.
 fn move_space() -> Vec<Move> {
@@ -20,6 +20,42 @@ fn move_space() -> Vec<Move> {
         space.extend(Square::ALL.map(|to| Move::Jump { from, to }));
     }
     space
+}
+
+/// A set of moves as bits (a `HashSet` costs too much in debug builds).
+struct MoveSet {
+    pass: bool,
+    clones: u64,
+    jumps: [u64; 49],
+}
+
+impl MoveSet {
+    fn new() -> MoveSet {
+        MoveSet {
+            pass: false,
+            clones: 0,
+            jumps: [0; 49],
+        }
+    }
+
+    /// Adds `mv`; false when it was already there.
+    fn insert(&mut self, mv: Move) -> bool {
+        let was = self.contains(mv);
+        match mv {
+            Move::Pass => self.pass = true,
+            Move::Clone(to) => self.clones |= to.bitboard().bits(),
+            Move::Jump { from, to } => self.jumps[from.index()] |= to.bitboard().bits(),
+        }
+        !was
+    }
+
+    fn contains(&self, mv: Move) -> bool {
+        match mv {
+            Move::Pass => self.pass,
+            Move::Clone(to) => self.clones & to.bitboard().bits() != 0,
+            Move::Jump { from, to } => self.jumps[from.index()] & to.bitboard().bits() != 0,
+        }
+    }
 }
 
 /// A start for a random game: the real start, or a board with random gaps and pieces.
@@ -46,36 +82,36 @@ fn random_start(rng: &mut StdRng, rules: Variant) -> Position {
     position
 }
 
-/// Checks one position; `full` checks `is_legal` against the whole move space.
-fn check(position: &Position, space: &[Move], full: bool, rng: &mut StdRng) {
+/// Checks one position. `full` checks `is_legal` over the whole move space and the text of every
+/// move; otherwise a random sample of each (debug builds are slow and there are many positions).
+fn check(position: &Position, space: &[Move], full: bool, rng: &mut StdRng) -> Vec<Move> {
     let moves = position.legal_moves();
-    let set: HashSet<Move> = moves.iter().copied().collect();
-    assert_eq!(set.len(), moves.len(), "duplicate moves in {position}");
+    let mut set = MoveSet::new();
+    for &mv in &moves {
+        assert!(set.insert(mv), "duplicate move {mv} in {position}");
+    }
     assert_eq!(position.count_moves() as usize, moves.len(), "{position}");
     assert_eq!(position.outcome().is_some(), moves.is_empty(), "{position}");
     assert_eq!(
-        set.contains(&Move::Pass),
+        set.contains(Move::Pass),
         moves == [Move::Pass],
         "{position}"
     );
-    if full {
-        for &mv in space {
-            assert_eq!(
-                position.is_legal(mv),
-                set.contains(&mv),
-                "{mv} in {position}"
-            );
-        }
+    let (space_sample, moves_sample) = if full {
+        (space.to_vec(), moves.clone())
     } else {
-        for &mv in space.choose_multiple(rng, 64) {
-            assert_eq!(
-                position.is_legal(mv),
-                set.contains(&mv),
-                "{mv} in {position}"
-            );
-        }
+        let sample =
+            |list: &[Move], rng: &mut StdRng| list.choose_multiple(rng, 12).copied().collect();
+        (sample(space, rng), sample(&moves, rng))
+    };
+    for mv in space_sample {
+        assert_eq!(
+            position.is_legal(mv),
+            set.contains(mv),
+            "{mv} in {position}"
+        );
     }
-    for &mv in &moves {
+    for mv in moves_sample {
         let text = mv.to_string();
         assert_eq!(text.parse(), Ok(mv));
         assert_eq!(position.parse_move(&text), Ok(mv), "{text} in {position}");
@@ -85,35 +121,44 @@ fn check(position: &Position, space: &[Move], full: bool, rng: &mut StdRng) {
         Position::from_fen(&fen, position.rules()).as_ref(),
         Ok(position)
     );
+    moves
 }
 
-/// Plays one random game to its end, checking every position; returns its length in plies.
-fn playout(seed: u64, rules: Variant, full: bool, space: &[Move]) -> usize {
+/// Plays one random game to its end, checking every position; returns how it ended, its length in
+/// plies and the number of passes.
+fn playout(seed: u64, rules: Variant, full: bool, space: &[Move]) -> (Outcome, usize, usize) {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut position = random_start(&mut rng, rules);
-    let mut moves = Vec::new();
+    let mut passes = 0;
     for ply in 0.. {
-        check(&position, space, full, &mut rng);
+        let moves = check(&position, space, full, &mut rng);
         if ply % 64 == 5 {
-            assert_eq!(
-                position.perft(2),
-                crate::perft::perft(&position, 2),
-                "{position}"
-            );
+            let generic = crate::perft::perft(&position, 2);
+            assert_eq!(position.perft(2), generic, "{position}");
         }
-        moves.clear();
-        position.generate_moves(&mut moves);
-        let Some(&mv) = moves.choose(&mut rng) else {
-            let refused = position.clone().play(Move::Pass);
-            assert!(
-                refused.is_err(),
-                "a finished game refuses moves: {position}"
-            );
-            return ply;
+        // Every fourth game mostly jumps, to reach the 100-ply rule.
+        let jumps: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| m.from().is_some())
+            .collect();
+        let pool = if seed % 4 == 3 && !jumps.is_empty() && rng.gen_bool(0.97) {
+            &jumps
+        } else {
+            &moves
         };
+        let Some(&mv) = pool.choose(&mut rng) else {
+            for mv in [Move::Pass, Move::Clone(Square::ALL[24])] {
+                let refused = position.clone().play(mv);
+                assert!(refused.is_err(), "a finished game refuses {mv}: {position}");
+            }
+            let outcome = position.outcome().expect("no moves means the game is over");
+            return (outcome, ply, passes);
+        };
+        passes += usize::from(mv == Move::Pass);
         position.play(mv).unwrap();
-        // 49 clones at most, at most 100 plies between two of them, plus passes.
-        assert!(ply < 49 * 202, "game does not end: {position}");
+        // The piece total grows only by clones (49 at most) and 100 plies without one end the game.
+        assert!(ply < 50 * 101, "game does not end: {position}");
     }
     unreachable!()
 }
@@ -121,12 +166,29 @@ fn playout(seed: u64, rules: Variant, full: bool, space: &[Move]) -> usize {
 #[test]
 fn random_games_keep_the_invariants() {
     let space = move_space();
-    let mut plies = 0;
+    let (mut plies, mut passes, mut reasons) = (0, 0, HashSet::new());
     for seed in 0..2000 {
         let rules = Variant::ALL[seed as usize % 2];
-        plies += playout(seed, rules, seed < 40, &space);
+        let (outcome, length, passed) = playout(seed, rules, seed < 12, &space);
+        assert!(
+            rules == Variant::Standard || passed == 0,
+            "attax never passes"
+        );
+        assert!(rules == Variant::Attax || outcome.reason != EndReason::NoLegalMove);
+        plies += length;
+        passes += passed;
+        reasons.insert(outcome.reason);
     }
     assert!(plies > 2000 * 20, "games too short: {plies} plies");
+    assert!(passes > 0, "no game passed");
+    for reason in [
+        EndReason::NoPieces,
+        EndReason::BoardBlocked,
+        EndReason::NoLegalMove,
+        EndReason::MoveLimit,
+    ] {
+        assert!(reasons.contains(&reason), "no game ended by {reason:?}");
+    }
 }
 
 proptest! {

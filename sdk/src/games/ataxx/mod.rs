@@ -25,11 +25,11 @@
 //! use tavola_sdk::{Game, Position as _};
 //!
 //! let mut position = Ataxx::start(None).unwrap();
+//! assert_eq!(position.perft(2), 256);
 //! let mv = position.parse_move("a7c5").unwrap();
 //! assert!(matches!(mv, Move::Jump { .. }));
 //! position.play(mv).unwrap();
 //! assert_eq!(position.to_string(), "6o/7/2x4/7/7/7/o5x o 1 1");
-//! assert_eq!(position.perft(2), 256);
 //! ```
 
 use std::fmt;
@@ -41,6 +41,7 @@ mod fen;
 mod movegen;
 mod moves;
 mod position;
+mod rules;
 mod square;
 
 #[cfg(test)]

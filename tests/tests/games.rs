@@ -1,0 +1,126 @@
+//! Whole games through the real binary: plugins against plugins, the same plugin on both colours,
+//! plugins against the built-in players.
+
+use std::ffi::OsStr;
+use std::path::Path;
+
+use tavola_tests::{artifacts, tavola, Output};
+
+/// Plays one quiet headless game with a fixed seed.
+fn play(white: &Path, black: &Path, seed: u64) -> Output {
+    let seed = seed.to_string();
+    tavola([
+        OsStr::new("play"),
+        OsStr::new("--headless"),
+        OsStr::new("--quiet"),
+        OsStr::new("--seed"),
+        OsStr::new(&seed),
+        OsStr::new("--white"),
+        white.as_os_str(),
+        OsStr::new("--black"),
+        black.as_os_str(),
+    ])
+}
+
+/// Asserts a game that ended by the rules, and returns its result line.
+#[track_caller]
+fn assert_finished(output: &Output) -> String {
+    output
+        .assert_code(0)
+        .assert_stdout_contains("Termination: normal")
+        .assert_no_panic_on_stdout();
+    let result = output
+        .stdout_line("Result:")
+        .unwrap_or_else(|| panic!("no Result line\n{output}"));
+    assert!(
+        ["1-0 ", "0-1 ", "1/2-1/2 "]
+            .iter()
+            .any(|r| result.starts_with(r)),
+        "odd result {result:?}\n{output}"
+    );
+    result.to_owned()
+}
+
+#[test]
+fn random_plugin_against_greedy_plugin() {
+    let bots = artifacts();
+    // Greedy should win most of these, but only the finish is certain.
+    for seed in 1..=3 {
+        let output = play(&bots.random_bot, &bots.greedy_bot, seed);
+        let result = assert_finished(&output);
+        output
+            .assert_stdout_contains("White: random")
+            .assert_stdout_contains("Black: greedy");
+        eprintln!("seed {seed}: {result}");
+    }
+}
+
+#[test]
+fn greedy_plugin_on_both_colours() {
+    let bots = artifacts();
+    let output = play(&bots.greedy_bot, &bots.greedy_bot, 1);
+    assert_finished(&output);
+    output
+        .assert_stdout_contains("White: greedy")
+        .assert_stdout_contains("Black: greedy");
+}
+
+#[test]
+fn random_plugin_on_both_colours() {
+    let bots = artifacts();
+    assert_finished(&play(&bots.random_bot, &bots.random_bot, 1));
+}
+
+#[test]
+fn a_seed_replays_the_same_game() {
+    let bots = artifacts();
+    let first = play(&bots.random_bot, &bots.random_bot, 7);
+    let second = play(&bots.random_bot, &bots.random_bot, 7);
+    assert_finished(&first);
+    assert_eq!(first.stdout_line("Moves:"), second.stdout_line("Moves:"));
+    assert!(first.stdout_line("Moves:").is_some_and(|m| !m.is_empty()));
+}
+
+#[test]
+fn greedy_plugin_against_builtin() {
+    let bots = artifacts();
+    let output = play(&bots.greedy_bot, Path::new("builtin"), 1);
+    assert_finished(&output);
+    output.assert_stdout_contains("Black: builtin");
+}
+
+#[test]
+fn builtin_against_random_plugin() {
+    let bots = artifacts();
+    let output = play(Path::new("builtin"), &bots.random_bot, 2);
+    assert_finished(&output);
+    output.assert_stdout_contains("White: builtin");
+}
+
+#[test]
+fn builtin_random_against_greedy_plugin() {
+    let bots = artifacts();
+    let output = play(Path::new("random"), &bots.greedy_bot, 3);
+    assert_finished(&output);
+    output.assert_stdout_contains("White: random (built in)");
+}
+
+#[test]
+fn a_game_prints_the_board_unless_quiet() {
+    let bots = artifacts();
+    let output = tavola([
+        OsStr::new("play"),
+        OsStr::new("--headless"),
+        OsStr::new("--seed"),
+        OsStr::new("4"),
+        OsStr::new("--white"),
+        bots.greedy_bot.as_os_str(),
+        OsStr::new("--black"),
+        OsStr::new("random"),
+    ]);
+    output
+        .assert_code(0)
+        .assert_stdout_contains("  a b c d e f g")
+        .assert_stdout_contains("1. White plays ")
+        .assert_stdout_contains("Termination: normal");
+}
