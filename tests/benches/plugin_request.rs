@@ -1,1 +1,97 @@
-fn main() {}
+//! The cost of one move request to an in-process plugin, amortised over a whole game.
+//!
+//! A recorded random game of Ataxx is replayed request by request (every ply, both colours), three
+//! ways: the host's own random player called directly (no ABI), the random *plugin* called through
+//! the ABI (text in, the plugin's position cache, text out), and the same plugin behind a seat (its
+//! own thread, as the referee uses it). Throughput is in requests, so criterion reports requests per
+//! second; the difference between the lines is the price of the boundary.
+//!
+//! Run with `cargo bench -p tavola-tests --bench plugin_request` (it builds the plugins first).
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use tavola::seat::plugin::{Library, PluginBrain};
+use tavola::seat::random::RandomBrain;
+use tavola::seat::{clocks, Brain, Control, Request, Seat, Wait};
+use tavola_sdk::games::ataxx::Ataxx;
+use tavola_sdk::{Color, Game, Position};
+use tavola_tests::artifacts;
+
+/// A whole random game: every position before a move, with the moves that led to it.
+fn recorded_game(seed: u64) -> Vec<(String, <Ataxx as Game>::Position)> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut position = Ataxx::start(None).expect("the default variant exists");
+    let mut moves: Vec<String> = Vec::new();
+    let mut plies = Vec::new();
+    while !position.is_game_over() {
+        plies.push((moves.join(" "), position.clone()));
+        let mv = *position.legal_moves().choose(&mut rng).expect("not over");
+        position.play_unchecked(mv);
+        moves.push(mv.to_string());
+    }
+    plies
+}
+
+fn request(start: &str, moves: &str, position: &<Ataxx as Game>::Position) -> Request<Ataxx> {
+    Request {
+        start_text: start.to_owned(),
+        moves_text: moves.to_owned(),
+        position: position.clone(),
+        clocks: clocks(Some(60_000), Some(60_000), 0),
+    }
+}
+
+fn plugin_request(c: &mut Criterion) {
+    let library = Library::load(&artifacts().random_bot).expect("the random plugin loads");
+    let start = Ataxx::start(None).expect("the default variant exists").to_string();
+    let game = recorded_game(7);
+    let mut group = c.benchmark_group("ataxx_game_requests");
+    group.throughput(Throughput::Elements(game.len() as u64));
+
+    let control = Control::default();
+    group.bench_function("direct", |b| {
+        b.iter(|| {
+            let mut players = [RandomBrain::<Ataxx>::new(1), RandomBrain::<Ataxx>::new(2)];
+            for (moves, position) in &game {
+                let player = &mut players[position.side_to_move().index()];
+                black_box(player.choose(&request(&start, moves, position), &control)).ok();
+            }
+        });
+    });
+
+    let player = |color: Color| {
+        let box_ = library
+            .new_player("ataxx", "standard", color, 1, &[])
+            .expect("the random plugin plays ataxx");
+        PluginBrain::new(box_)
+    };
+    group.bench_function("abi", |b| {
+        b.iter(|| {
+            // New players per game, as the host makes them: the first request fills the cache.
+            let mut players = [player(Color::White), player(Color::Black)];
+            for (moves, position) in &game {
+                let brain: &mut dyn Brain<Ataxx> = &mut players[position.side_to_move().index()];
+                black_box(brain.choose(&request(&start, moves, position), &control)).ok();
+            }
+        });
+    });
+
+    group.bench_function("seat", |b| {
+        b.iter(|| {
+            let mut seats = Color::ALL.map(|color| Seat::new("random", Box::new(player(color))));
+            for (moves, position) in &game {
+                let seat = &mut seats[position.side_to_move().index()];
+                seat.request(request(&start, moves, position));
+                assert!(matches!(seat.wait(None), Wait::Answered(Ok(_))));
+            }
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, plugin_request);
+criterion_main!(benches);
