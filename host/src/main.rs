@@ -88,16 +88,11 @@ struct PlayArgs {
     #[arg(long, default_value = "builtin")]
     black: SeatSpec,
     /// Seconds per player for the whole game; 0 for no clock.
-    #[arg(
-        long = "time",
-        short = 't',
-        default_value_t = 120.0,
-        value_name = "SECONDS"
-    )]
-    time: f64,
+    #[arg(long = "time", short = 't', default_value = "120", value_name = "SECONDS", value_parser = seconds)]
+    time: Duration,
     /// Seconds added to a player's clock after each of their moves.
-    #[arg(long = "inc", default_value_t = 0.0, value_name = "SECONDS")]
-    increment: f64,
+    #[arg(long = "inc", default_value = "0", value_name = "SECONDS", value_parser = seconds)]
+    increment: Duration,
     /// Start from this position (in the game's position text) instead of the start.
     #[arg(long)]
     position: Option<String>,
@@ -173,13 +168,17 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn seconds(value: f64, flag: &str) -> anyhow::Result<Duration> {
-    Duration::try_from_secs_f64(value)
-        .with_context(|| format!("{flag} {value}: expected a number of seconds, 0 or more"))
+/// Parses a number of seconds for clap (so a bad value is a usage error, exit code 2).
+fn seconds(text: &str) -> Result<Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(|value| Duration::try_from_secs_f64(value).ok())
+        .ok_or_else(|| format!("expected a number of seconds, 0 or more (got {text:?})"))
 }
 
 fn play<G: Evaluate>(args: &PlayArgs) -> anyhow::Result<ExitCode> {
-    let time = seconds(args.time, "--time")?;
+    let time = args.time;
     let seed = args.seed.unwrap_or_else(|| {
         SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -191,7 +190,7 @@ fn play<G: Evaluate>(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         players: [args.white.clone(), args.black.clone()],
         settings: Settings {
             time: (!time.is_zero()).then_some(time),
-            increment: seconds(args.increment, "--inc")?,
+            increment: args.increment,
         },
         seed,
     };

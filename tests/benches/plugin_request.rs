@@ -47,7 +47,9 @@ fn request(start: &str, moves: &str, position: &<Ataxx as Game>::Position) -> Re
 
 fn plugin_request(c: &mut Criterion) {
     let library = Library::load(&artifacts().random_bot).expect("the random plugin loads");
-    let start = Ataxx::start(None).expect("the default variant exists").to_string();
+    let start = Ataxx::start(None)
+        .expect("the default variant exists")
+        .to_string();
     let game = recorded_game(7);
     let mut group = c.benchmark_group("ataxx_game_requests");
     group.throughput(Throughput::Elements(game.len() as u64));

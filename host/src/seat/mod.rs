@@ -300,14 +300,26 @@ impl<G: Game> Seat<G> {
         }
     }
 
-    /// Waits for the answer for at most `timeout` (`None`: without limit). When the time runs out
-    /// the brain is asked to stop and the seat is abandoned: it answers no further requests.
+    /// Waits for the answer for at most `timeout` (`None`: without limit). Shortly before the time
+    /// runs out the brain is asked to stop; when it has run out the seat is abandoned: it answers
+    /// no further requests.
     pub fn wait(&mut self, timeout: Option<Duration>) -> Wait {
         if !self.thinking {
             return Wait::Answered(self.dead());
         }
         let received = match timeout {
-            Some(timeout) => self.answers.recv_timeout(timeout),
+            Some(timeout) => {
+                // Ask the brain to stop a little before the time is up, so that one that honours
+                // the stop signal still answers in time.
+                let grace = (timeout / 20).min(Duration::from_millis(50));
+                match self.answers.recv_timeout(timeout - grace) {
+                    Err(RecvTimeoutError::Timeout) => {
+                        self.stop();
+                        self.answers.recv_timeout(grace)
+                    }
+                    received => received,
+                }
+            }
             None => self
                 .answers
                 .recv()
@@ -380,6 +392,39 @@ mod tests {
         assert_eq!(
             spec.kind,
             SeatKind::Plugin(PathBuf::from("weird:name/lib.so"))
+        );
+    }
+
+    /// Thinks until asked to stop, then answers.
+    struct UntilStopped;
+
+    impl Brain<tavola_sdk::games::ataxx::Ataxx> for UntilStopped {
+        fn choose(
+            &mut self,
+            _request: &Request<tavola_sdk::games::ataxx::Ataxx>,
+            control: &Control,
+        ) -> Answer {
+            while !control.stop_requested() {
+                thread::sleep(Duration::from_millis(1));
+            }
+            Ok("b6".to_owned())
+        }
+    }
+
+    #[test]
+    fn a_brain_that_honours_the_stop_signal_answers_in_time() {
+        use tavola_sdk::games::ataxx::Ataxx;
+        let mut seat = Seat::<Ataxx>::new("patient", Box::new(UntilStopped));
+        let position = Ataxx::start(None).unwrap();
+        seat.request(Request {
+            start_text: position.to_string(),
+            moves_text: String::new(),
+            position,
+            clocks: clocks(Some(400), Some(400), 0),
+        });
+        assert_eq!(
+            seat.wait(Some(Duration::from_millis(400))),
+            Wait::Answered(Ok("b6".to_owned()))
         );
     }
 
