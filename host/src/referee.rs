@@ -4,7 +4,7 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use tavola_sdk::{Color, Game, ParseMoveError, Position};
+use tavola_sdk::{Color, Game, ParseMoveError, Position, SearchInfo};
 
 use crate::seat::{self, Answer, Request, Seat, SeatFailure, Wait};
 
@@ -117,6 +117,8 @@ pub struct MoveEvent<'a, G: Game> {
     pub elapsed: Duration,
     /// Time left on the player's clock after the move (with the increment), if timed.
     pub clock: Option<Duration>,
+    /// The player's last search report for this move, if it sent any.
+    pub info: Option<SearchInfo>,
 }
 
 /// Plays one game.
@@ -201,9 +203,14 @@ impl<G: Game> Referee<G> {
         seat.request(request);
     }
 
-    /// Takes the side to move's answer (or its time-out), validates it, and plays it. Returns the
-    /// accepted move's event, or `None` when the answer ended the game.
-    pub fn finish_turn(&mut self, wait: Wait) -> Option<MoveEvent<'_, G>> {
+    /// Takes the side to move's answer (or its time-out) and its last search report, validates the
+    /// answer, and plays it. Returns the accepted move's event, or `None` when the answer ended the
+    /// game.
+    pub fn finish_turn(
+        &mut self,
+        wait: Wait,
+        info: Option<SearchInfo>,
+    ) -> Option<MoveEvent<'_, G>> {
         let me = self.position.side_to_move();
         let elapsed = self
             .turn_started
@@ -264,6 +271,7 @@ impl<G: Game> Referee<G> {
             position: &self.position,
             elapsed,
             clock: self.clocks[me.index()],
+            info,
         })
     }
 
@@ -297,7 +305,7 @@ impl<G: Game> Referee<G> {
             let seat = &mut seats[me.index()];
             self.start_turn(seat);
             let wait = seat.wait(self.clocks[me.index()]);
-            if let Some(event) = self.finish_turn(wait) {
+            if let Some(event) = self.finish_turn(wait, seat.search_info()) {
                 on_move(&event);
             }
         }
@@ -482,7 +490,7 @@ mod tests {
         let mut white = random(1);
         referee.start_turn(&mut white);
         let wait = white.wait(None);
-        let event = referee.finish_turn(wait).expect("a legal move");
+        let event = referee.finish_turn(wait, None).expect("a legal move");
         let left = event.clock.unwrap();
         assert!(
             left > Duration::from_secs(10) && left <= Duration::from_secs(11),

@@ -4,7 +4,7 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 use anyhow::Context as _;
-use tavola_sdk::{Color, Game, Position};
+use tavola_sdk::{Color, Game, Position, SearchInfo};
 
 use crate::builtin::{BuiltinBrain, Evaluate};
 use crate::referee::{GameResult, MoveEvent, Referee, Settings};
@@ -165,15 +165,38 @@ fn print_move<G: Game>(event: &MoveEvent<'_, G>) -> io::Result<()> {
         .clock
         .map(|left| format!(", {} left", seconds(left)))
         .unwrap_or_default();
+    let info = event
+        .info
+        .as_ref()
+        .map(|info| format!("; {}", describe_info(info)))
+        .unwrap_or_default();
     writeln!(
         out,
-        "\n{}. {} plays {} ({}{clock})",
+        "\n{}. {} plays {} ({}{clock}{info})",
         event.ply,
         event.color,
         event.mv,
         seconds(event.elapsed)
     )?;
     writeln!(out, "{}", event.position.pretty())
+}
+
+/// A search report in a few words: `depth 3, score +1.25, 1234 nodes, pv b6 f6`.
+fn describe_info(info: &SearchInfo) -> String {
+    let mut parts = vec![format!("depth {}", info.depth)];
+    if let Some(mate) = info.mate {
+        parts.push(format!("mate in {mate}"));
+    } else if let Some(score) = info.score {
+        parts.push(format!("score {:+.2}", f64::from(score) / 100.0));
+    }
+    parts.push(format!("{} nodes", info.nodes));
+    if !info.pv.is_empty() {
+        parts.push(format!("pv {}", info.pv));
+    }
+    if !info.message.is_empty() {
+        parts.push(info.message.clone());
+    }
+    parts.join(", ")
 }
 
 fn seconds(d: Duration) -> String {

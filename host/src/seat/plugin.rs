@@ -27,7 +27,9 @@ pub enum LoadError {
     )]
     NotFound(PathBuf),
     /// The file is not a dynamic library this system can load.
-    #[error("{path} is not a loadable library ({reason})")]
+    #[error(
+        "{path} is not a loadable library ({reason}): a bot is a cdylib built with tavola-sdk"
+    )]
     NotALibrary {
         /// The library's path.
         path: PathBuf,
