@@ -81,6 +81,8 @@ pub mod abi;
 pub mod bot;
 pub mod game;
 pub mod games;
+#[cfg(test)]
+mod invariants;
 pub mod perft;
 
 pub use bot::{Bot, BotError, Context, SearchInfo, Setup};

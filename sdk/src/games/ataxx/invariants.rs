@@ -206,3 +206,33 @@ proptest! {
         }
     }
 }
+
+impl crate::invariants::Harness for super::Ataxx {
+    // The piece total grows only by clones (49 at most), and 100 plies without one end the game.
+    const MAX_PLIES: usize = 50 * 101;
+
+    fn move_space(_position: &Position) -> Vec<Move> {
+        move_space()
+    }
+
+    fn random_start(rng: &mut StdRng, variant: &str) -> Position {
+        let rules = variant
+            .parse()
+            .expect("the harness passes Ataxx's own variants");
+        random_start(rng, rules)
+    }
+}
+
+#[test]
+fn the_generic_harness_holds() {
+    crate::invariants::check_random_playouts::<super::Ataxx>(300, 7, 4);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn any_text_is_handled(text in "\\PC{0,40}|[xo1-7/ -]{0,40}") {
+        crate::invariants::check_text_input::<super::Ataxx>(&text);
+    }
+}

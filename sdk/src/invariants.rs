@@ -1,0 +1,140 @@
+//! The invariant harness every game's tests run (test-only).
+//!
+//! Over many seeded random playouts it checks what must hold for any rules engine behind the
+//! [`Game`] contract: the generated move list and `is_legal` agree over the whole move space, the
+//! list has no duplicates, every legal move round-trips through its notation, every reached position
+//! round-trips through its text, a finished game has no legal moves and refuses every move, and
+//! every playout ends within the rules' bound. A game opts in by implementing [`Harness`].
+
+use std::collections::HashSet;
+
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+
+use crate::{Game, Position};
+
+/// What the harness needs to know about a game beyond the [`Game`] contract.
+pub(crate) trait Harness: Game {
+    /// No game of this rule set lasts longer than this many plies.
+    const MAX_PLIES: usize;
+
+    /// Every move that could be legal somewhere near `position`: a superset of its legal moves,
+    /// ideally the game's whole move space (every from/to pair, every point, ...).
+    fn move_space(position: &Self::Position) -> Vec<Self::Move>;
+
+    /// A start for a random playout: the variant's start, or any other valid position.
+    fn random_start(_rng: &mut StdRng, variant: &str) -> Self::Position {
+        Self::start(Some(variant)).expect("the game's own variants exist")
+    }
+}
+
+/// Plays `games` random games, alternating the game's variants, and checks every invariant at
+/// every ply. The first `full_checks` games test `is_legal` over the whole move space at every ply;
+/// later ones test a random sample of it (the whole space is slow in debug builds).
+pub(crate) fn check_random_playouts<G: Harness>(games: usize, seed: u64, full_checks: usize) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut moves = Vec::new();
+    for game in 0..games {
+        let variant = G::VARIANTS[game % G::VARIANTS.len()];
+        let mut position = G::random_start(&mut rng, variant);
+        let mut plies = 0;
+        loop {
+            let context = || format!("game {game} ({variant}), ply {plies}, position {position}");
+            moves.clear();
+            position.generate_moves(&mut moves);
+            let legal: HashSet<G::Move> = moves.iter().copied().collect();
+            assert_eq!(legal.len(), moves.len(), "duplicate moves in {}", context());
+            let outcome = position.outcome();
+            assert_eq!(
+                moves.is_empty(),
+                outcome.is_some(),
+                "a position has no moves exactly when it is finished: {} (outcome {outcome:?})",
+                context()
+            );
+
+            let space = G::move_space(&position);
+            let sample: Vec<&G::Move> = if game < full_checks || outcome.is_some() {
+                space.iter().collect()
+            } else {
+                space.choose_multiple(&mut rng, 48).collect()
+            };
+            for &mv in sample {
+                assert_eq!(
+                    position.is_legal(mv),
+                    legal.contains(&mv),
+                    "is_legal({mv}) disagrees with the move list in {}",
+                    context()
+                );
+            }
+            for &mv in &legal {
+                assert!(
+                    position.is_legal(mv),
+                    "generated {mv} is not legal in {}",
+                    context()
+                );
+                let text = mv.to_string();
+                assert_eq!(
+                    position.parse_move(&text),
+                    Ok(mv),
+                    "{mv} does not round-trip through {text:?} in {}",
+                    context()
+                );
+            }
+
+            let text = position.to_string();
+            let reparsed = G::parse_position(&text, Some(variant))
+                .unwrap_or_else(|e| panic!("{text:?} does not parse back: {e}"));
+            assert_eq!(
+                reparsed.to_string(),
+                text,
+                "position text does not round-trip"
+            );
+            assert_eq!(reparsed.side_to_move(), position.side_to_move());
+
+            if outcome.is_some() {
+                for mv in space {
+                    let mut copy = position.clone();
+                    assert!(
+                        copy.play(mv).is_err(),
+                        "a finished game accepted {mv}: {}",
+                        context()
+                    );
+                }
+                break;
+            }
+            assert!(
+                plies < G::MAX_PLIES,
+                "the game did not end within {} plies: {}",
+                G::MAX_PLIES,
+                context()
+            );
+            let mv = moves[rng.gen_range(0..moves.len())];
+            position
+                .play(mv)
+                .unwrap_or_else(|e| panic!("a generated move was refused: {e}"));
+            plies += 1;
+        }
+    }
+}
+
+/// Feeds arbitrary text to the parsers: they may refuse it, never panic, and what they accept
+/// prints back to text that parses to the same thing.
+pub(crate) fn check_text_input<G: Game>(text: &str) {
+    for &variant in G::VARIANTS {
+        if let Ok(position) = G::parse_position(text, Some(variant)) {
+            let printed = position.to_string();
+            let again = G::parse_position(&printed, Some(variant)).unwrap_or_else(|e| {
+                panic!("{text:?} parsed, but its text {printed:?} does not: {e}")
+            });
+            assert_eq!(again.to_string(), printed);
+            let _ = position.parse_move(text);
+            let _ = position.legal_moves();
+            let _ = position.outcome();
+        }
+        let start = G::start(Some(variant)).expect("the game's own variants exist");
+        if let Ok(mv) = start.parse_move(text) {
+            assert!(start.is_legal(mv), "parse_move accepted the illegal {mv}");
+        }
+    }
+}
