@@ -22,42 +22,6 @@ fn move_space() -> Vec<Move> {
     space
 }
 
-/// A set of moves as bits (a `HashSet` costs too much in debug builds).
-struct MoveSet {
-    pass: bool,
-    clones: u64,
-    jumps: [u64; 49],
-}
-
-impl MoveSet {
-    fn new() -> MoveSet {
-        MoveSet {
-            pass: false,
-            clones: 0,
-            jumps: [0; 49],
-        }
-    }
-
-    /// Adds `mv`; false when it was already there.
-    fn insert(&mut self, mv: Move) -> bool {
-        let was = self.contains(mv);
-        match mv {
-            Move::Pass => self.pass = true,
-            Move::Clone(to) => self.clones |= to.bitboard().bits(),
-            Move::Jump { from, to } => self.jumps[from.index()] |= to.bitboard().bits(),
-        }
-        !was
-    }
-
-    fn contains(&self, mv: Move) -> bool {
-        match mv {
-            Move::Pass => self.pass,
-            Move::Clone(to) => self.clones & to.bitboard().bits() != 0,
-            Move::Jump { from, to } => self.jumps[from.index()] & to.bitboard().bits() != 0,
-        }
-    }
-}
-
 /// A start for a random game: the real start, or a board with random gaps and pieces.
 fn random_start(rng: &mut StdRng, rules: Variant) -> Position {
     if rng.gen_bool(0.5) {
@@ -82,56 +46,27 @@ fn random_start(rng: &mut StdRng, rules: Variant) -> Position {
     position
 }
 
-/// Checks one position. `full` checks `is_legal` over the whole move space and the text of every
-/// move; otherwise a random sample of each (debug builds are slow and there are many positions).
-fn check(position: &Position, space: &[Move], full: bool, rng: &mut StdRng) -> Vec<Move> {
+/// Checks what is particular to Ataxx in one position (the generic harness checks the rest): the
+/// fast move counter agrees with the list, and a pass stands alone. Returns the legal moves.
+fn check(position: &Position) -> Vec<Move> {
     let moves = position.legal_moves();
-    let mut set = MoveSet::new();
-    for &mv in &moves {
-        assert!(set.insert(mv), "duplicate move {mv} in {position}");
-    }
     assert_eq!(position.count_moves() as usize, moves.len(), "{position}");
     assert_eq!(position.outcome().is_some(), moves.is_empty(), "{position}");
-    assert_eq!(
-        set.contains(Move::Pass),
-        moves == [Move::Pass],
-        "{position}"
-    );
-    let (space_sample, moves_sample) = if full {
-        (space.to_vec(), moves.clone())
-    } else {
-        let sample =
-            |list: &[Move], rng: &mut StdRng| list.choose_multiple(rng, 12).copied().collect();
-        (sample(space, rng), sample(&moves, rng))
-    };
-    for mv in space_sample {
-        assert_eq!(
-            position.is_legal(mv),
-            set.contains(mv),
-            "{mv} in {position}"
-        );
-    }
-    for mv in moves_sample {
-        let text = mv.to_string();
-        assert_eq!(text.parse(), Ok(mv));
-        assert_eq!(position.parse_move(&text), Ok(mv), "{text} in {position}");
-    }
-    let fen = position.to_string();
-    assert_eq!(
-        Position::from_fen(&fen, position.rules()).as_ref(),
-        Ok(position)
+    assert!(
+        !moves.contains(&Move::Pass) || moves == [Move::Pass],
+        "a pass is legal only alone: {position}"
     );
     moves
 }
 
 /// Plays one random game to its end, checking every position; returns how it ended, its length in
 /// plies and the number of passes.
-fn playout(seed: u64, rules: Variant, full: bool, space: &[Move]) -> (Outcome, usize, usize) {
+fn playout(seed: u64, rules: Variant) -> (Outcome, usize, usize) {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut position = random_start(&mut rng, rules);
     let mut passes = 0;
     for ply in 0.. {
-        let moves = check(&position, space, full, &mut rng);
+        let moves = check(&position);
         if ply % 64 == 5 {
             let generic = crate::perft::perft(&position, 2);
             assert_eq!(position.perft(2), generic, "{position}");
@@ -165,11 +100,10 @@ fn playout(seed: u64, rules: Variant, full: bool, space: &[Move]) -> (Outcome, u
 
 #[test]
 fn random_games_keep_the_invariants() {
-    let space = move_space();
     let (mut plies, mut passes, mut reasons) = (0, 0, HashSet::new());
     for seed in 0..2000 {
         let rules = Variant::ALL[seed as usize % 2];
-        let (outcome, length, passed) = playout(seed, rules, seed < 12, &space);
+        let (outcome, length, passed) = playout(seed, rules);
         assert!(
             rules == Variant::Standard || passed == 0,
             "attax never passes"
@@ -225,7 +159,7 @@ impl crate::invariants::Harness for super::Ataxx {
 
 #[test]
 fn the_generic_harness_holds() {
-    crate::invariants::check_random_playouts::<super::Ataxx>(300, 7, 4);
+    crate::invariants::check_random_playouts::<super::Ataxx>(2000, 7, 20);
 }
 
 proptest! {
