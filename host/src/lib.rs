@@ -4,6 +4,7 @@
 //! benchmarks use the library directly. Layering: `text_ui → referee → seat → tavola_sdk`.
 
 pub mod builtin;
+pub mod record;
 pub mod referee;
 pub mod seat;
 pub mod text_ui;

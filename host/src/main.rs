@@ -4,12 +4,14 @@
 //! 2 a bad command line, 3 a bot library that cannot be used (missing, not a bot, built against
 //! another SDK, refusing the game).
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context as _};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use tavola::builtin::Evaluate;
+use tavola::record::GameRecord;
 use tavola::referee::Settings;
 use tavola::seat::plugin::{Library, LoadError};
 use tavola::seat::{ParseSeatSpecError, SeatSpec};
@@ -47,7 +49,7 @@ enum Command {
     /// Load a bot library and show what it says about itself.
     Info {
         /// The bot library (`.so`, `.dylib` or `.dll`).
-        library: std::path::PathBuf,
+        library: PathBuf,
     },
 }
 
@@ -75,9 +77,9 @@ struct PlayArgs {
     /// Play in the terminal, without a window (the only mode of this build).
     #[arg(long)]
     headless: bool,
-    /// The game.
-    #[arg(long, short, value_enum, default_value = "ataxx")]
-    game: GameName,
+    /// The game (with --load, the recorded game's; else ataxx).
+    #[arg(long, short, value_enum)]
+    game: Option<GameName>,
     /// The variant (rule set); the game's default if omitted.
     #[arg(long)]
     variant: Option<String>,
@@ -94,8 +96,14 @@ struct PlayArgs {
     #[arg(long = "inc", default_value = "0", value_name = "SECONDS", value_parser = seconds)]
     increment: Duration,
     /// Start from this position (in the game's position text) instead of the start.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "load")]
     position: Option<String>,
+    /// Continue the last game recorded in this file (its game, variant, start and moves).
+    #[arg(long, value_name = "FILE")]
+    load: Option<PathBuf>,
+    /// Append the game's record (PGN-style) to this file when it ends.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
     /// Seed for every random choice (random players, tie-breaks); printed, so a game can be replayed.
     #[arg(long)]
     seed: Option<u64>,
@@ -159,7 +167,18 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
              `tavola play --headless` (see `tavola --help`)"
         ),
         Some(Command::Play(args)) => {
-            with_game!(args.game, G => play::<G>(&args))
+            let resume = args.load.as_deref().map(load_last_game).transpose()?;
+            let game = match (args.game, &resume) {
+                (Some(game), _) => game,
+                (None, Some(record)) => {
+                    let name = record.tag("Game").unwrap_or_default();
+                    GameName::from_str(name, true).map_err(|_| {
+                        anyhow::anyhow!("the recorded game {name:?} is not one Tavola plays")
+                    })?
+                }
+                (None, None) => GameName::Ataxx,
+            };
+            with_game!(game, G => play::<G>(&args, resume))
         }
         Some(Command::Perft(args)) => {
             with_game!(args.game, G => perft_command::<G>(&args))
@@ -177,7 +196,17 @@ fn seconds(text: &str) -> Result<Duration, String> {
         .ok_or_else(|| format!("expected a number of seconds, 0 or more (got {text:?})"))
 }
 
-fn play<G: Evaluate>(args: &PlayArgs) -> anyhow::Result<ExitCode> {
+/// The last game of a record file.
+fn load_last_game(path: &Path) -> anyhow::Result<GameRecord> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading the game record {}", path.display()))?;
+    GameRecord::parse_all(&text)
+        .with_context(|| format!("reading the game record {}", path.display()))?
+        .pop()
+        .with_context(|| format!("{} holds no game", path.display()))
+}
+
+fn play<G: Evaluate>(args: &PlayArgs, resume: Option<GameRecord>) -> anyhow::Result<ExitCode> {
     let time = args.time;
     let seed = args.seed.unwrap_or_else(|| {
         SystemTime::now()
@@ -187,6 +216,8 @@ fn play<G: Evaluate>(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     let setup = GameSetup {
         variant: args.variant.clone(),
         position: args.position.clone(),
+        resume,
+        record_path: args.record.clone(),
         players: [args.white.clone(), args.black.clone()],
         settings: Settings {
             time: (!time.is_zero()).then_some(time),
@@ -232,7 +263,7 @@ fn perft_command<G: Game>(args: &PerftArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn info(path: &std::path::Path) -> anyhow::Result<ExitCode> {
+fn info(path: &Path) -> anyhow::Result<ExitCode> {
     let library = Library::load(path)?;
     let info = library.info();
     println!("name:        {}", info.name);

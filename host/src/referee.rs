@@ -2,10 +2,11 @@
 //! clocks, validates every answer, and ends the game by the rules or for a recorded reason.
 
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use tavola_sdk::{Color, Game, ParseMoveError, Position, SearchInfo};
 
+use crate::record::{GameRecord, RecordedMove};
 use crate::seat::{self, Answer, Request, Seat, SeatFailure, Wait};
 
 /// The time control and adjudication settings of a game.
@@ -93,12 +94,20 @@ impl GameResult {
     }
 }
 
+impl GameResult {
+    /// The result in words: `"Black wins: no pieces left"`, `"Draw: position repeated"`.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        match self.winner {
+            Some(winner) => format!("{winner} wins: {}", self.reason),
+            None => format!("Draw: {}", self.reason),
+        }
+    }
+}
+
 impl fmt::Display for GameResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.winner {
-            Some(winner) => write!(f, "{} {winner} wins: {}", self.result_str(), self.reason),
-            None => write!(f, "{} draw: {}", self.result_str(), self.reason),
-        }
+        write!(f, "{} {}", self.result_str(), self.describe())
     }
 }
 
@@ -129,6 +138,8 @@ pub struct Referee<G: Game> {
     position: G::Position,
     moves: Vec<G::Move>,
     moves_text: String,
+    /// The mover's clock after each move, for the record.
+    clocks_after: Vec<Option<Duration>>,
     clocks: [Option<Duration>; 2],
     turn_started: Option<Instant>,
     result: Option<GameResult>,
@@ -137,21 +148,91 @@ pub struct Referee<G: Game> {
 impl<G: Game> Referee<G> {
     /// A referee for a game from `start` under `settings`.
     pub fn new(start: G::Position, settings: Settings) -> Referee<G> {
-        let result = start.outcome().map(|outcome| GameResult {
-            winner: outcome.winner,
-            termination: Termination::Normal,
-            reason: outcome.reason.describe().to_owned(),
-        });
         Referee {
             settings,
             start_text: start.to_string(),
+            result: rules_result::<G>(&start),
             position: start,
             moves: Vec::new(),
             moves_text: String::new(),
+            clocks_after: Vec::new(),
             clocks: [settings.time; 2],
             turn_started: None,
-            result,
         }
+    }
+
+    /// A referee continuing a game from `start` after `moves` (legal moves, as from
+    /// [`crate::record::GameRecord::replay`]); the clocks start afresh.
+    pub fn with_moves(start: G::Position, moves: &[G::Move], settings: Settings) -> Referee<G> {
+        let mut referee = Referee::new(start, settings);
+        for &mv in moves {
+            if referee.result.is_some() {
+                break;
+            }
+            referee.push_move(mv, None);
+        }
+        referee
+    }
+
+    fn push_move(&mut self, mv: G::Move, clock: Option<Duration>) {
+        self.position.play_unchecked(mv);
+        self.moves.push(mv);
+        self.clocks_after.push(clock);
+        if !self.moves_text.is_empty() {
+            self.moves_text.push(' ');
+        }
+        self.moves_text.push_str(&mv.to_string());
+        self.result = rules_result::<G>(&self.position);
+    }
+
+    /// The game's record, with the players' names and the result so far.
+    pub fn record(&self, white: &str, black: &str) -> GameRecord {
+        let start = G::parse_position(&self.start_text, Some(self.position.variant())).ok();
+        let standard_start = G::start(Some(self.position.variant())).ok();
+        let mut record = GameRecord::default();
+        record.set_tag("Game", G::NAME);
+        record.set_tag("Variant", self.position.variant());
+        record.set_tag("White", white);
+        record.set_tag("Black", black);
+        record.set_tag("Date", today());
+        record.set_tag(
+            "TimeControl",
+            match self.settings.time {
+                None => "-".to_owned(),
+                Some(time) => format!(
+                    "{}+{}",
+                    time.as_secs_f64(),
+                    self.settings.increment.as_secs_f64()
+                ),
+            },
+        );
+        let is_standard_start = match (&start, &standard_start) {
+            (Some(a), Some(b)) => a.to_string() == b.to_string(),
+            _ => false,
+        };
+        if !is_standard_start {
+            record.set_tag("FEN", self.start_text.clone());
+        }
+        let (result, termination) = match &self.result {
+            Some(result) => (result.result_str(), result.termination.as_str()),
+            None => ("*", "unterminated"),
+        };
+        record.set_tag("Result", result);
+        record.set_tag("Termination", termination);
+        if let Some(result) = &self.result {
+            record.set_tag("Reason", result.describe());
+        }
+        record.moves = self
+            .moves
+            .iter()
+            .zip(&self.clocks_after)
+            .map(|(mv, &clock)| RecordedMove {
+                text: mv.to_string(),
+                clock,
+            })
+            .collect();
+        record.result = result.to_owned();
+        record
     }
 
     /// The current position.
@@ -251,19 +332,7 @@ impl<G: Game> Referee<G> {
                 return self.forfeit(me, Termination::UnparsableMove, &reason);
             }
         };
-        self.position.play_unchecked(mv);
-        self.moves.push(mv);
-        if !self.moves_text.is_empty() {
-            self.moves_text.push(' ');
-        }
-        self.moves_text.push_str(&mv.to_string());
-        if let Some(outcome) = self.position.outcome() {
-            self.result = Some(GameResult {
-                winner: outcome.winner,
-                termination: Termination::Normal,
-                reason: outcome.reason.describe().to_owned(),
-            });
-        }
+        self.push_move(mv, self.clocks[me.index()]);
         Some(MoveEvent {
             ply: self.moves.len(),
             color: me,
@@ -310,6 +379,33 @@ impl<G: Game> Referee<G> {
             }
         }
     }
+}
+
+/// The result the rules give `position`, if the game is over.
+fn rules_result<G: Game>(position: &G::Position) -> Option<GameResult> {
+    position.outcome().map(|outcome| GameResult {
+        winner: outcome.winner,
+        termination: Termination::Normal,
+        reason: outcome.reason.describe().to_owned(),
+    })
+}
+
+/// Today's date as PGN writes it, `YYYY.MM.DD` (UTC).
+fn today() -> String {
+    let days = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400);
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
 }
 
 /// Shortens a bot's answer for a message (a bot may answer with anything, of any length).
@@ -499,6 +595,33 @@ mod tests {
         assert_eq!(
             referee.time_left(Color::Black),
             Some(Duration::from_secs(10))
+        );
+    }
+
+    #[test]
+    fn a_finished_game_records_and_replays() {
+        let (white, black) = (random(5), random(6));
+        let start = Ataxx::start(None).unwrap();
+        let mut referee = Referee::<Ataxx>::new(start, Settings::default());
+        let result = referee.play(&mut [white, black], |_| {});
+        let record = referee.record("random", "random");
+        assert_eq!(record.tag("Result"), Some(result.result_str()));
+        assert_eq!(record.tag("Termination"), Some("normal"));
+        assert_eq!(record.tag("FEN"), None, "the standard start needs no FEN");
+        assert!(record.moves.iter().all(|m| m.clock.is_some()));
+        let date = record.tag("Date").unwrap();
+        assert!(date.len() == 10 && date.starts_with("20"), "{date}");
+        let parsed = &crate::record::GameRecord::parse_all(&record.to_string()).unwrap()[0];
+        let (start, moves) = parsed.replay::<Ataxx>().unwrap();
+        assert_eq!(moves, referee.moves());
+        let resumed = Referee::<Ataxx>::with_moves(start, &moves, Settings::default());
+        assert_eq!(
+            resumed.position().to_string(),
+            referee.position().to_string()
+        );
+        assert_eq!(
+            resumed.result().map(GameResult::result_str),
+            Some(result.result_str())
         );
     }
 

@@ -1,12 +1,15 @@
 //! The terminal front end: one game in the terminal, the board printed after each move.
 
+use std::fs::OpenOptions;
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Context as _;
 use tavola_sdk::{Color, Game, Position, SearchInfo};
 
 use crate::builtin::{BuiltinBrain, Evaluate};
+use crate::record::GameRecord;
 use crate::referee::{GameResult, MoveEvent, Referee, Settings};
 use crate::seat::human::TerminalHuman;
 use crate::seat::plugin::{Library, PluginBrain};
@@ -20,6 +23,10 @@ pub struct GameSetup {
     pub variant: Option<String>,
     /// A start position in the game's text, `None` for the variant's start.
     pub position: Option<String>,
+    /// A recorded game to continue (its start and moves); overrides `variant` and `position`.
+    pub resume: Option<GameRecord>,
+    /// A file to append the finished game's record to.
+    pub record_path: Option<PathBuf>,
     /// White's and Black's players.
     pub players: [SeatSpec; 2],
     /// Clocks.
@@ -110,9 +117,15 @@ pub fn seat_for<G: Evaluate>(
 /// # Errors
 /// A bad position or variant, a player that cannot be seated, or a failed write to stdout.
 pub fn play<G: Evaluate>(setup: &GameSetup, quiet: bool) -> anyhow::Result<GameResult> {
-    let start = match &setup.position {
-        Some(text) => G::parse_position(text, setup.variant.as_deref())?,
-        None => G::start(setup.variant.as_deref())?,
+    let (start, moves) = match (&setup.resume, &setup.position) {
+        (Some(record), _) => record
+            .replay::<G>()
+            .context("continuing the recorded game")?,
+        (None, Some(text)) => (
+            G::parse_position(text, setup.variant.as_deref())?,
+            Vec::new(),
+        ),
+        (None, None) => (G::start(setup.variant.as_deref())?, Vec::new()),
     };
     let variant = start.variant();
     let [white, black] = &setup.players;
@@ -128,13 +141,17 @@ pub fn play<G: Evaluate>(setup: &GameSetup, quiet: bool) -> anyhow::Result<GameR
         describe_clock(&setup.settings),
         setup.seed
     )?;
+    let mut referee = Referee::<G>::with_moves(start, &moves, setup.settings);
+    if !moves.is_empty() {
+        writeln!(out, "Continuing after {} moves", moves.len())?;
+    }
     if !quiet {
-        writeln!(out, "\n{}", start.pretty())?;
+        writeln!(out, "\n{}", referee.position().pretty())?;
     }
     drop(out);
 
+    let names = [white.seat.name().to_owned(), black.seat.name().to_owned()];
     let mut seats = [white.seat, black.seat];
-    let mut referee = Referee::<G>::new(start, setup.settings);
     let mut write_error = None;
     let result = referee.play(&mut seats, |event| {
         if !quiet && write_error.is_none() {
@@ -156,7 +173,27 @@ pub fn play<G: Evaluate>(setup: &GameSetup, quiet: bool) -> anyhow::Result<GameR
     }
     writeln!(out, "Result: {result}")?;
     writeln!(out, "Termination: {}", result.termination)?;
+    if let Some(path) = &setup.record_path {
+        append_record(path, &referee.record(&names[0], &names[1]))?;
+        writeln!(out, "Record appended to {}", path.display())?;
+    }
     Ok(result)
+}
+
+/// Appends `record` to the file at `path`, creating it if needed.
+fn append_record(path: &Path, record: &GameRecord) -> anyhow::Result<()> {
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("opening {} to save the game", path.display()))?;
+    let separator = if file.metadata().map(|m| m.len() > 0).unwrap_or(false) {
+        "\n"
+    } else {
+        ""
+    };
+    write!(file, "{separator}{record}")
+        .with_context(|| format!("writing the game to {}", path.display()))
 }
 
 fn print_move<G: Game>(event: &MoveEvent<'_, G>) -> io::Result<()> {

@@ -124,3 +124,65 @@ fn a_game_prints_the_board_unless_quiet() {
         .assert_stdout_contains("1. White plays ")
         .assert_stdout_contains("Termination: normal");
 }
+
+#[test]
+fn a_recorded_game_is_saved_and_continued() {
+    let dir = tavola_tests::TempDir::new("record");
+    let path = dir.path().join("games.pgn");
+    let path_arg = path.to_str().expect("temp paths are UTF-8");
+    let output = tavola([
+        "play",
+        "--headless",
+        "--quiet",
+        "--seed",
+        "3",
+        "--white",
+        "random",
+        "--black",
+        "random",
+        "--record",
+        path_arg,
+    ]);
+    output.assert_code(0);
+    let text = std::fs::read_to_string(&path).expect("the record was written");
+    assert!(
+        text.starts_with("[Game \"ataxx\"]\n[Variant \"standard\"]\n"),
+        "{text}"
+    );
+    assert!(text.contains("[Termination \"normal\"]"), "{text}");
+
+    // Cut the game after its first line of moves and continue it: it ends again, after them.
+    let cut: String = text
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .chain(["", "1. b6 f6 *"])
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&path, cut).expect("temp dir is writable");
+    let output = tavola([
+        "play",
+        "--headless",
+        "--quiet",
+        "--white",
+        "random",
+        "--black",
+        "random",
+        "--load",
+        path_arg,
+    ]);
+    output.assert_code(0);
+    assert!(
+        output.stdout.contains("Continuing after 2 moves"),
+        "{output}"
+    );
+    assert!(
+        output
+            .stdout_line("Moves:")
+            .is_some_and(|m| m.starts_with("b6 f6 ")),
+        "{output}"
+    );
+
+    let missing = dir.path().join("missing.pgn");
+    let output = tavola(["play", "--load", missing.to_str().unwrap()]);
+    output.assert_one_line_error(1, &["missing.pgn"]);
+}

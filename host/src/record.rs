@@ -1,0 +1,395 @@
+//! Game records: one PGN-style text format for every game, written and read.
+//!
+//! ```text
+//! [Game "ataxx"]
+//! [Variant "standard"]
+//! [White "random"]
+//! [Black "greedy"]
+//! [Result "0-1"]
+//! [Termination "normal"]
+//!
+//! 1. g1e2 {[%clk 0:01:59.998]} b1 {[%clk 0:01:59.999]} 2. e2g2 c1 0-1
+//! ```
+//!
+//! Tag pairs first (`[FEN]` only when the game did not start from the variant's start), then the
+//! moves in the game's own notation, numbered by pairs of plies, each optionally followed by the
+//! mover's clock, and the result. A file may hold many games, one after another. Readers also take
+//! `12.b6` and `12...b6`.
+
+use std::fmt::{self, Write as _};
+use std::time::Duration;
+
+use tavola_sdk::{Game, ParseMoveError, ParsePositionError, Position};
+use thiserror::Error;
+
+/// One recorded move: its notation and the mover's clock after it, when timed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordedMove {
+    /// The move in the game's notation.
+    pub text: String,
+    /// Time left on the mover's clock after the move.
+    pub clock: Option<Duration>,
+}
+
+/// A game record: tags, moves, result.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GameRecord {
+    /// Tag pairs, in order.
+    pub tags: Vec<(String, String)>,
+    /// The moves.
+    pub moves: Vec<RecordedMove>,
+    /// `"1-0"`, `"0-1"`, `"1/2-1/2"`, or `"*"` for an unfinished game.
+    pub result: String,
+}
+
+/// The error of reading a record.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RecordError {
+    /// The text is not a record.
+    #[error("line {line}: {reason}")]
+    Syntax {
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A required tag is missing.
+    #[error("the record has no [{0}] tag")]
+    MissingTag(&'static str),
+    /// The record is of another game.
+    #[error("the record is a game of {found}, not {expected}")]
+    WrongGame {
+        /// The game asked for.
+        expected: &'static str,
+        /// The record's `[Game]` tag.
+        found: String,
+    },
+    /// The start position does not parse.
+    #[error("bad [FEN] tag: {0}")]
+    Position(#[from] ParsePositionError),
+    /// A move is not legal where it stands.
+    #[error("move {ply} ({text:?}): {error}")]
+    Move {
+        /// The ply, from 1.
+        ply: usize,
+        /// The move as written.
+        text: String,
+        /// Why it cannot be played.
+        error: ParseMoveError,
+    },
+}
+
+impl GameRecord {
+    /// The value of tag `name`, if present.
+    #[must_use]
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets tag `name`, replacing an earlier value or appending it.
+    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        match self.tags.iter_mut().find(|(k, _)| k == name) {
+            Some((_, v)) => *v = value,
+            None => self.tags.push((name.to_owned(), value)),
+        }
+    }
+
+    /// Reads every game in `text`.
+    ///
+    /// # Errors
+    /// [`RecordError::Syntax`] naming the line.
+    pub fn parse_all(text: &str) -> Result<Vec<GameRecord>, RecordError> {
+        let mut records = Vec::new();
+        let mut current: Option<GameRecord> = None;
+        let mut in_moves = false;
+        for (index, line) in text.lines().enumerate() {
+            let number = index + 1;
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('%') {
+                continue;
+            }
+            if line.starts_with('[') {
+                if in_moves {
+                    records.extend(current.take());
+                    in_moves = false;
+                }
+                let (name, value) = parse_tag(line).ok_or_else(|| RecordError::Syntax {
+                    line: number,
+                    reason: format!("expected a tag like [Name \"value\"], found {line:?}"),
+                })?;
+                current
+                    .get_or_insert_with(GameRecord::default)
+                    .tags
+                    .push((name, value));
+            } else {
+                in_moves = true;
+                let record = current.get_or_insert_with(GameRecord::default);
+                parse_movetext(line, record).map_err(|reason| RecordError::Syntax {
+                    line: number,
+                    reason,
+                })?;
+            }
+        }
+        records.extend(current);
+        for record in &mut records {
+            if record.result.is_empty() {
+                record.result = record.tag("Result").unwrap_or("*").to_owned();
+            }
+        }
+        Ok(records)
+    }
+
+    /// Replays the record under the rules of `G`: the start position, and the moves checked one by
+    /// one.
+    ///
+    /// # Errors
+    /// A [`RecordError`] naming the tag or the move that is wrong.
+    pub fn replay<G: Game>(&self) -> Result<(G::Position, Vec<G::Move>), RecordError> {
+        let game = self.tag("Game").ok_or(RecordError::MissingTag("Game"))?;
+        if !game.eq_ignore_ascii_case(G::NAME) {
+            return Err(RecordError::WrongGame {
+                expected: G::NAME,
+                found: game.to_owned(),
+            });
+        }
+        let variant = self.tag("Variant");
+        let start = match self.tag("FEN") {
+            Some(text) => G::parse_position(text, variant)?,
+            None => G::start(variant).map_err(ParsePositionError::from)?,
+        };
+        let mut position = start.clone();
+        let mut moves = Vec::with_capacity(self.moves.len());
+        for (index, recorded) in self.moves.iter().enumerate() {
+            let mv = position
+                .parse_move(&recorded.text)
+                .map_err(|error| RecordError::Move {
+                    ply: index + 1,
+                    text: recorded.text.clone(),
+                    error,
+                })?;
+            position.play_unchecked(mv);
+            moves.push(mv);
+        }
+        Ok((start, moves))
+    }
+}
+
+fn parse_tag(line: &str) -> Option<(String, String)> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?.trim();
+    let (name, rest) = inner.split_once(char::is_whitespace)?;
+    let quoted = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+    let mut value = String::with_capacity(quoted.len());
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        value.push(if c == '\\' { chars.next()? } else { c });
+    }
+    Some((name.to_owned(), value))
+}
+
+fn parse_movetext(line: &str, record: &mut GameRecord) -> Result<(), String> {
+    let mut rest = line;
+    loop {
+        rest = rest.trim_start();
+        let Some(first) = rest.chars().next() else {
+            return Ok(());
+        };
+        if first == '{' {
+            let end = rest
+                .find('}')
+                .ok_or_else(|| format!("unclosed comment in {line:?}"))?;
+            let comment = &rest[1..end];
+            if let (Some(clock), Some(last)) = (parse_clock(comment), record.moves.last_mut()) {
+                last.clock = Some(clock);
+            }
+            rest = &rest[end + 1..];
+            continue;
+        }
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let token = &rest[..end];
+        rest = &rest[end..];
+        if matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*") {
+            record.result = token.to_owned();
+        } else if token
+            .trim_end_matches('.')
+            .chars()
+            .all(|c| c.is_ascii_digit())
+            && token.ends_with('.')
+        {
+            // A move number.
+        } else if let Some((number, mv)) = token.split_once('.') {
+            // `12.b6` or `12...b6`: a number glued to its move.
+            if !number.chars().all(|c| c.is_ascii_digit()) {
+                return Err(format!("unexpected {token:?}"));
+            }
+            record.moves.push(RecordedMove {
+                text: mv.trim_start_matches('.').to_owned(),
+                clock: None,
+            });
+        } else {
+            record.moves.push(RecordedMove {
+                text: token.to_owned(),
+                clock: None,
+            });
+        }
+    }
+}
+
+/// Reads `[%clk H:MM:SS(.mmm)]` inside a comment.
+fn parse_clock(comment: &str) -> Option<Duration> {
+    let start = comment.find("[%clk ")? + "[%clk ".len();
+    let end = start + comment[start..].find(']')?;
+    let mut seconds = 0.0;
+    for part in comment[start..end].trim().split(':') {
+        seconds = seconds * 60.0 + part.parse::<f64>().ok()?;
+    }
+    Duration::try_from_secs_f64(seconds).ok()
+}
+
+fn write_clock(out: &mut String, clock: Duration) {
+    let millis = clock.as_millis();
+    let _ = write!(
+        out,
+        "{{[%clk {}:{:02}:{:02}.{:03}]}}",
+        millis / 3_600_000,
+        millis / 60_000 % 60,
+        millis / 1000 % 60,
+        millis % 1000
+    );
+}
+
+impl fmt::Display for GameRecord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (name, value) in &self.tags {
+            let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+            writeln!(f, "[{name} \"{escaped}\"]")?;
+        }
+        writeln!(f)?;
+        // Lines of at most about 80 characters, as PGN readers expect.
+        let mut line = String::new();
+        let flush = |line: &mut String, token: &str, f: &mut fmt::Formatter<'_>| {
+            if !line.is_empty() && line.len() + 1 + token.len() > 79 {
+                writeln!(f, "{line}")?;
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(token);
+            Ok::<(), fmt::Error>(())
+        };
+        // Numbered by pairs of plies from the record's start, whoever moves first.
+        for (index, mv) in self.moves.iter().enumerate() {
+            if index % 2 == 0 {
+                flush(&mut line, &format!("{}.", index / 2 + 1), f)?;
+            }
+            flush(&mut line, &mv.text, f)?;
+            if let Some(clock) = mv.clock {
+                let mut text = String::new();
+                write_clock(&mut text, clock);
+                flush(&mut line, &text, f)?;
+            }
+        }
+        let result = if self.result.is_empty() {
+            "*"
+        } else {
+            &self.result
+        };
+        flush(&mut line, result, f)?;
+        writeln!(f, "{line}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tavola_sdk::games::ataxx::Ataxx;
+
+    use super::*;
+
+    fn sample() -> GameRecord {
+        GameRecord {
+            tags: vec![
+                ("Game".into(), "ataxx".into()),
+                ("Variant".into(), "standard".into()),
+                ("White".into(), "the \"best\" bot".into()),
+                ("Black".into(), "C:\\bots\\b.dll".into()),
+                ("Result".into(), "0-1".into()),
+                ("Termination".into(), "normal".into()),
+            ],
+            moves: ["g1e2", "b1", "e2g2", "c1", "a7c6"]
+                .iter()
+                .enumerate()
+                .map(|(i, m)| RecordedMove {
+                    text: (*m).to_owned(),
+                    clock: (i % 2 == 0).then(|| Duration::from_millis(119_998 - i as u64)),
+                })
+                .collect(),
+            result: "0-1".into(),
+        }
+    }
+
+    #[test]
+    fn records_round_trip_through_text() {
+        let record = sample();
+        let text = record.to_string();
+        assert!(
+            text.contains("1. g1e2 {[%clk 0:01:59.998]} b1 2. e2g2"),
+            "{text}"
+        );
+        assert!(text.trim_end().ends_with("0-1"), "{text}");
+        assert_eq!(GameRecord::parse_all(&text), Ok(vec![record]));
+    }
+
+    #[test]
+    fn many_games_in_one_file() {
+        let text = format!("{}\n{}", sample(), sample());
+        assert_eq!(GameRecord::parse_all(&text).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn replay_checks_every_move() {
+        let (start, moves) = sample().replay::<Ataxx>().unwrap();
+        assert_eq!(start.to_string(), "x5o/7/7/7/7/7/o5x x 0 1");
+        assert_eq!(moves.len(), 5);
+
+        let mut bad = sample();
+        bad.moves[2].text = "a1a1".into();
+        let error = bad.replay::<Ataxx>().unwrap_err();
+        assert!(
+            error.to_string().starts_with("move 3 (\"a1a1\")"),
+            "{error}"
+        );
+
+        bad.set_tag("Game", "chess");
+        assert!(matches!(
+            bad.replay::<Ataxx>(),
+            Err(RecordError::WrongGame { .. })
+        ));
+    }
+
+    #[test]
+    fn glued_numbers_and_black_first() {
+        let text = "[Game \"ataxx\"]\n[FEN \"x5o/7/7/7/7/7/o5x o 0 1\"]\n\n1...f6 2.b6 *\n";
+        let records = GameRecord::parse_all(text).unwrap();
+        let moves: Vec<&str> = records[0].moves.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(moves, ["f6", "b6"]);
+        assert_eq!(records[0].result, "*");
+        assert!(records[0].replay::<Ataxx>().is_ok());
+    }
+
+    #[test]
+    fn syntax_errors_name_the_line() {
+        let error = GameRecord::parse_all("[Game \"ataxx\"]\n[Broken\n").unwrap_err();
+        assert_eq!(
+            error,
+            RecordError::Syntax {
+                line: 2,
+                reason: "expected a tag like [Name \"value\"], found \"[Broken\"".into()
+            }
+        );
+        assert!(GameRecord::parse_all("1. b6 {unclosed").is_err());
+    }
+}
