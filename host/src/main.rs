@@ -14,6 +14,7 @@ use tavola::builtin::Evaluate;
 use tavola::record::GameRecord;
 use tavola::referee::Settings;
 use tavola::seat::plugin::{Library, LoadError};
+use tavola::seat::worker::{self, WorkerOptions};
 use tavola::seat::{ParseSeatSpecError, SeatSpec};
 use tavola::text_ui::{self, GameSetup};
 use tavola_sdk::games::ataxx::Ataxx;
@@ -46,6 +47,12 @@ enum Command {
     Play(PlayArgs),
     /// Count the leaf nodes of the move tree (tests and benchmarks move generation).
     Perft(PerftArgs),
+    /// Serve one bot library to a host over pipes (started by the host itself).
+    #[command(hide = true)]
+    Worker {
+        /// The bot library.
+        library: PathBuf,
+    },
     /// Load a bot library and show what it says about itself.
     Info {
         /// The bot library (`.so`, `.dylib` or `.dll`).
@@ -107,6 +114,16 @@ struct PlayArgs {
     /// Seed for every random choice (random players, tie-breaks); printed, so a game can be replayed.
     #[arg(long)]
     seed: Option<u64>,
+    /// Run plugins inside this process instead of each in a worker process of its own (faster to
+    /// start, and debuggable; but a crashing or hanging bot then takes the host down).
+    #[arg(long)]
+    in_process: bool,
+    /// Address-space limit of each bot's worker process, in MiB; 0 for none.
+    #[arg(long, value_name = "MIB", default_value_t = 2048)]
+    bot_memory: u64,
+    /// CPU-time limit of each bot's worker process, in seconds; 0 for none.
+    #[arg(long, value_name = "SECONDS", default_value_t = 0)]
+    bot_cpu: u64,
     /// Print only the players and the result, not the board after each move.
     #[arg(long, short)]
     quiet: bool,
@@ -184,6 +201,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             with_game!(args.game, G => perft_command::<G>(&args))
         }
         Some(Command::Info { library }) => info(&library),
+        Some(Command::Worker { library }) => std::process::exit(worker::serve::serve(&library)),
     }
 }
 
@@ -218,6 +236,14 @@ fn play<G: Evaluate>(args: &PlayArgs, resume: Option<GameRecord>) -> anyhow::Res
         position: args.position.clone(),
         resume,
         record_path: args.record.clone(),
+        isolation: if args.in_process {
+            None
+        } else {
+            let mut options = WorkerOptions::new().context("finding the tavola executable")?;
+            options.memory = (args.bot_memory > 0).then(|| args.bot_memory << 20);
+            options.cpu_seconds = (args.bot_cpu > 0).then_some(args.bot_cpu);
+            Some(options)
+        },
         players: [args.white.clone(), args.black.clone()],
         settings: Settings {
             time: (!time.is_zero()).then_some(time),

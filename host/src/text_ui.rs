@@ -14,6 +14,7 @@ use crate::referee::{GameResult, MoveEvent, Referee, Settings};
 use crate::seat::human::TerminalHuman;
 use crate::seat::plugin::{Library, PluginBrain};
 use crate::seat::random::RandomBrain;
+use crate::seat::worker::{WorkerBrain, WorkerOptions};
 use crate::seat::{Brain, ParseSeatSpecError, Seat, SeatKind, SeatSpec};
 
 /// What to play: the game's setup, as the command line gives it.
@@ -33,6 +34,8 @@ pub struct GameSetup {
     pub settings: Settings,
     /// The seed of all randomness in the game.
     pub seed: u64,
+    /// How plugins run: in worker processes with these options (the default), or in-process.
+    pub isolation: Option<WorkerOptions>,
 }
 
 /// A seat ready to play, with a description for people.
@@ -54,6 +57,7 @@ pub fn seat_for<G: Evaluate>(
     color: Color,
     variant: &str,
     seed: u64,
+    isolation: Option<&WorkerOptions>,
 ) -> anyhow::Result<Seated<G>> {
     let seed = seed ^ (color as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let bad_spec = |reason: String| ParseSeatSpecError {
@@ -88,6 +92,22 @@ pub fn seat_for<G: Evaluate>(
             let brain = BuiltinBrain::from_options(&spec.options, seed).map_err(bad_spec)?;
             ("builtin".into(), "builtin".into(), Box::new(brain))
         }
+        SeatKind::Plugin(path) if isolation.is_some() => {
+            let options = isolation.expect("checked by the guard");
+            let (brain, bot) =
+                WorkerBrain::spawn(path, options, G::NAME, variant, color, seed, &spec.options)?;
+            (
+                bot.name.clone(),
+                format!(
+                    "{} {} by {} (plugin {}, own process)",
+                    bot.name,
+                    bot.version,
+                    bot.author,
+                    brain.path().display()
+                ),
+                Box::new(brain),
+            )
+        }
         SeatKind::Plugin(path) => {
             let library = Library::load(path)?;
             let player = library.new_player(G::NAME, variant, color, seed, &spec.options)?;
@@ -95,7 +115,7 @@ pub fn seat_for<G: Evaluate>(
             (
                 info.name.to_string(),
                 format!(
-                    "{} {} by {} (plugin {})",
+                    "{} {} by {} (plugin {}, in-process)",
                     info.name,
                     info.version,
                     info.author,
@@ -129,8 +149,9 @@ pub fn play<G: Evaluate>(setup: &GameSetup, quiet: bool) -> anyhow::Result<GameR
     };
     let variant = start.variant();
     let [white, black] = &setup.players;
-    let white = seat_for::<G>(white, Color::White, variant, setup.seed)?;
-    let black = seat_for::<G>(black, Color::Black, variant, setup.seed)?;
+    let isolation = setup.isolation.as_ref();
+    let white = seat_for::<G>(white, Color::White, variant, setup.seed, isolation)?;
+    let black = seat_for::<G>(black, Color::Black, variant, setup.seed, isolation)?;
     let mut out = io::stdout().lock();
     writeln!(out, "{} ({variant})", G::NAME)?;
     writeln!(out, "White: {}", white.description)?;

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tavola_sdk::abi::Clocks;
 use tavola_sdk::{Game, SearchInfo};
@@ -17,6 +17,7 @@ use thiserror::Error;
 pub mod human;
 pub mod plugin;
 pub mod random;
+pub mod worker;
 
 /// How the user names a player: `human`, `builtin`, `random`, or a path to a plugin library, each
 /// optionally followed by `:key=value,key=value` options.
@@ -178,6 +179,7 @@ pub struct Seat<G: Game> {
     name: String,
     jobs: Option<Sender<Box<Request<G>>>>,
     answers: Receiver<Answer>,
+    thread: Option<thread::JoinHandle<()>>,
     control: Arc<Control>,
     thinking: bool,
 }
@@ -228,17 +230,18 @@ impl<G: Game> Seat<G> {
                     }
                 }
             });
-        let jobs = match spawned {
-            Ok(_) => Some(job_tx),
+        let (jobs, thread) = match spawned {
+            Ok(handle) => (Some(job_tx), Some(handle)),
             Err(e) => {
                 log::error!("cannot start a thread for {name}: {e}");
-                None
+                (None, None)
             }
         };
         Seat {
             name,
             jobs,
             answers: answer_rx,
+            thread,
             control,
             thinking: false,
         }
@@ -351,11 +354,25 @@ impl<G: Game> Seat<G> {
 
 impl<G: Game> Drop for Seat<G> {
     fn drop(&mut self) {
-        // Closing the job channel ends the thread once the brain returns; a hung brain is left to
-        // the process's end.
+        // Closing the job channel ends the thread once the brain returns, and the thread drops the
+        // brain (a worker's process group is killed then). Wait a little for that, so that nothing
+        // outlives the seat; a brain hung in-process is left to the process's end.
         self.stop();
+        self.jobs = None;
+        if let Some(thread) = self.thread.take() {
+            let until = Instant::now() + SEAT_SHUTDOWN;
+            while !thread.is_finished() && Instant::now() < until {
+                thread::sleep(Duration::from_millis(2));
+            }
+            if thread.is_finished() {
+                let _ = thread.join();
+            }
+        }
     }
 }
+
+/// How long dropping a seat waits for its brain to finish and be dropped.
+const SEAT_SHUTDOWN: Duration = Duration::from_secs(2);
 
 /// The clocks of a request as the SDK's wire type, from milliseconds (`None`: untimed).
 #[must_use]

@@ -2,13 +2,14 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 
 use abi_stable::library::{lib_header_from_path, LibHeader, LibraryError, RootModule};
 use abi_stable::sabi_trait::TD_Opaque;
 use abi_stable::std_types::{RResult, RStr, Tuple2};
 use tavola_sdk::abi::{
-    BotInfo, BotModuleRef, LogSink, MoveRequest, NewPlayer, PlayerBox, Reporter, Reporter_TO,
-    SearchInfoWire,
+    BotInfo, BotModuleRef, Clocks, LogSink, MoveRequest, NewPlayer, PlayerBox, Reporter,
+    Reporter_TO, SearchInfoWire,
 };
 use tavola_sdk::{Color, Game, SearchInfo};
 use thiserror::Error;
@@ -74,6 +75,9 @@ pub enum LoadError {
         /// What went wrong.
         reason: String,
     },
+    /// A worker process reported a load failure or refusal, already worded as one of the above.
+    #[error("{0}")]
+    Isolated(String),
     /// The bot refused to play.
     #[error("bot {name} ({path}) cannot play {game}: {reason}")]
     Refused {
@@ -281,11 +285,12 @@ impl PluginBrain {
     }
 }
 
-struct InfoSink<'a>(&'a Control);
+/// Passes a plugin's search reports on, converted from the wire type.
+struct InfoSink<'a>(&'a (dyn Fn(SearchInfo) + Sync));
 
 impl Reporter for InfoSink<'_> {
     fn report(&self, info: &SearchInfoWire) {
-        self.0.report(SearchInfo {
+        (self.0)(SearchInfo {
             depth: info.depth,
             seldepth: info.seldepth,
             nodes: info.nodes,
@@ -297,14 +302,23 @@ impl Reporter for InfoSink<'_> {
     }
 }
 
-impl<G: Game> Brain<G> for PluginBrain {
-    fn choose(&mut self, request: &Request<G>, control: &Control) -> Answer {
-        let sink = InfoSink(control);
+impl PluginBrain {
+    /// Asks the plugin for a move, game-agnostically: the start position and the moves so far as
+    /// text, the clocks, the stop flag, and where its search reports go.
+    pub fn ask(
+        &mut self,
+        start: &str,
+        moves: &str,
+        clocks: Clocks,
+        stop: &AtomicBool,
+        report: &(dyn Fn(SearchInfo) + Sync),
+    ) -> Answer {
+        let sink = InfoSink(report);
         let wire = MoveRequest {
-            start_position: request.start_text.as_str().into(),
-            moves: request.moves_text.as_str().into(),
-            clocks: request.clocks,
-            stop: &control.stop,
+            start_position: start.into(),
+            moves: moves.into(),
+            clocks,
+            stop,
             reporter: Reporter_TO::from_ptr(&sink, TD_Opaque),
         };
         match self.player.choose_move(wire) {
@@ -314,5 +328,18 @@ impl<G: Game> Brain<G> for PluginBrain {
             }
             RResult::RErr(failure) => Err(SeatFailure::Error(failure.message.into())),
         }
+    }
+}
+
+impl<G: Game> Brain<G> for PluginBrain {
+    fn choose(&mut self, request: &Request<G>, control: &Control) -> Answer {
+        let report = |info| control.report(info);
+        self.ask(
+            &request.start_text,
+            &request.moves_text,
+            request.clocks,
+            &control.stop,
+            &report,
+        )
     }
 }

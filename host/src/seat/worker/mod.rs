@@ -1,0 +1,393 @@
+//! Plugins in a worker process: whatever the bot does (crash, hang, print, eat memory), the host
+//! goes on, the game ends with the true reason, and no process is left behind.
+//!
+//! The host starts `tavola worker LIB` (a hidden subcommand) in a process group of its own, with
+//! resource limits, and talks to it over the line protocol of [`protocol`]. A watchdog kills the
+//! group when the bot's clock runs out (plus a margin) or it ignores a stop; the group is killed
+//! too when the seat is dropped, and the kernel kills the worker if the host dies.
+
+use std::fmt;
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use tavola_sdk::{Color, Game};
+
+use super::plugin::LoadError;
+use super::{Answer, Brain, Control, Request, SeatFailure};
+use protocol::{encode, FromWorker, ToWorker, PROTOCOL_VERSION};
+
+pub mod protocol;
+pub mod serve;
+
+/// How long a bot may keep thinking after its clock ran out or it was asked to stop, before its
+/// worker is killed.
+const KILL_MARGIN: Duration = Duration::from_millis(500);
+
+/// Limits and settings of worker processes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkerOptions {
+    /// The program to run as `PROGRAM worker LIB` (normally this very `tavola`).
+    pub program: PathBuf,
+    /// How long loading the library and creating the player may take.
+    pub startup_timeout: Duration,
+    /// The worker's address-space limit, in bytes (`None`: unlimited).
+    pub memory: Option<u64>,
+    /// The worker's CPU-time limit, in seconds (`None`: unlimited).
+    pub cpu_seconds: Option<u64>,
+}
+
+impl WorkerOptions {
+    /// The defaults: this executable, 10 s to start, 2 GiB of address space, no CPU-time limit
+    /// (the clock already bounds each move).
+    ///
+    /// # Errors
+    /// When the path of the running executable cannot be found.
+    pub fn new() -> std::io::Result<WorkerOptions> {
+        Ok(WorkerOptions {
+            program: std::env::current_exe()?,
+            startup_timeout: Duration::from_secs(10),
+            memory: Some(2 << 30),
+            cpu_seconds: None,
+        })
+    }
+}
+
+/// A plugin in its own process, as a [`Brain`].
+pub struct WorkerBrain {
+    name: String,
+    path: PathBuf,
+    child: Child,
+    stdin: ChildStdin,
+    messages: Receiver<FromWorker>,
+    status: Option<ExitStatus>,
+}
+
+impl fmt::Debug for WorkerBrain {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WorkerBrain")
+            .field("name", &self.name)
+            .field("pid", &self.child.id())
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a worker's bot says about itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkerBot {
+    /// The bot's name.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+    /// Its author.
+    pub author: String,
+}
+
+impl WorkerBrain {
+    /// Starts a worker for the library at `path`, and creates its player for one game.
+    ///
+    /// # Errors
+    /// A [`LoadError`] with the path and the reason: the library cannot be used, the bot refuses
+    /// the game, or the worker did not start in time.
+    pub fn spawn(
+        path: &Path,
+        options: &WorkerOptions,
+        game: &str,
+        variant: &str,
+        color: Color,
+        seed: u64,
+        bot_options: &[(String, String)],
+    ) -> Result<(WorkerBrain, WorkerBot), LoadError> {
+        let path = path
+            .canonicalize()
+            .map_err(|_| LoadError::NotFound(path.to_owned()))?;
+        let failed = |reason: String| LoadError::Init {
+            path: path.clone(),
+            reason,
+        };
+        let mut command = Command::new(&options.program);
+        command
+            .arg("worker")
+            .arg(&path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        let limits = (options.memory, options.cpu_seconds);
+        let host = std::process::id();
+        // SAFETY: the closure runs in the child between fork and exec and only makes
+        // async-signal-safe system calls.
+        unsafe {
+            command.pre_exec(move || confine(host, limits));
+        }
+        let mut child = command.spawn().map_err(|e| {
+            failed(format!(
+                "cannot start the worker {}: {e}",
+                options.program.display()
+            ))
+        })?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err(failed("the worker has no pipes".to_owned()));
+        };
+        let (sender, messages) = mpsc::channel();
+        let label = path.display().to_string();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                match serde_json::from_str::<FromWorker>(&line) {
+                    Ok(FromWorker::Output { stream, line }) => {
+                        log::info!(target: "bot", "[{label} {stream}] {line}");
+                    }
+                    Ok(message) => {
+                        if sender.send(message).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => log::warn!("worker for {label} sent a bad line: {line:?}"),
+                }
+            }
+        });
+        let mut brain = WorkerBrain {
+            name: String::new(),
+            path: path.clone(),
+            child,
+            stdin,
+            messages,
+            status: None,
+        };
+        let deadline = Instant::now() + options.startup_timeout;
+        let bot = match brain.receive_until(deadline) {
+            Some(FromWorker::Hello {
+                protocol,
+                name,
+                version,
+                author,
+                ..
+            }) if protocol == PROTOCOL_VERSION => WorkerBot {
+                name,
+                version,
+                author,
+            },
+            Some(FromWorker::Hello { protocol, .. }) => {
+                return Err(failed(format!(
+                    "the worker speaks protocol {protocol}, this host {PROTOCOL_VERSION}"
+                )))
+            }
+            Some(FromWorker::LoadError { message }) => {
+                return Err(LoadError::Isolated(message));
+            }
+            Some(other) => return Err(failed(format!("unexpected worker message {other:?}"))),
+            None => return Err(failed(brain.silence(options.startup_timeout))),
+        };
+        brain.name.clone_from(&bot.name);
+        brain.send(&ToWorker::NewPlayer {
+            game: game.to_owned(),
+            variant: variant.to_owned(),
+            color: color as u8,
+            seed,
+            options: bot_options.to_vec(),
+        });
+        match brain.receive_until(deadline) {
+            Some(FromWorker::Ready) => Ok((brain, bot)),
+            Some(FromWorker::Refused { reason }) => Err(LoadError::Isolated(reason)),
+            Some(other) => Err(failed(format!("unexpected worker message {other:?}"))),
+            None => Err(failed(brain.silence(options.startup_timeout))),
+        }
+    }
+
+    /// Why the worker said nothing: it died, or it is still busy.
+    fn silence(&mut self, timeout: Duration) -> String {
+        match self.exit_status() {
+            Some(status) => format!("the worker {}", describe_exit(status)),
+            None => format!("the bot did not start within {} s", timeout.as_secs_f64()),
+        }
+    }
+
+    fn send(&mut self, message: &ToWorker) {
+        let mut line = encode(message);
+        line.push('\n');
+        // A dead worker shows up as a closed message channel; nothing to do here.
+        let _ = self
+            .stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| self.stdin.flush());
+    }
+
+    /// The next message, or `None` if the deadline passes or the worker is gone.
+    fn receive_until(&mut self, deadline: Instant) -> Option<FromWorker> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        self.messages.recv_timeout(left).ok()
+    }
+
+    /// Kills the worker's whole process group and reaps the worker.
+    fn kill(&mut self) {
+        if self.status.is_some() {
+            return;
+        }
+        if let Ok(pid) = i32::try_from(self.child.id()) {
+            // SAFETY: signalling the process group this worker leads (its pgid is its pid).
+            unsafe { libc::kill(-pid, libc::SIGKILL) };
+        }
+        self.status = self.child.wait().ok();
+    }
+
+    /// The worker's exit status, once it has exited (waiting briefly for it).
+    fn exit_status(&mut self) -> Option<ExitStatus> {
+        if self.status.is_none() {
+            let until = Instant::now() + Duration::from_millis(500);
+            while Instant::now() < until {
+                if let Ok(Some(status)) = self.child.try_wait() {
+                    self.status = Some(status);
+                    // Children the bot may have forked die with it.
+                    if let Ok(pid) = i32::try_from(self.child.id()) {
+                        // SAFETY: as in `kill`.
+                        unsafe { libc::kill(-pid, libc::SIGKILL) };
+                    }
+                    break;
+                }
+                thread::sleep(Duration::from_millis(5));
+            }
+        }
+        self.status
+    }
+
+    fn crashed(&mut self) -> SeatFailure {
+        let what = match self.exit_status() {
+            Some(status) => describe_exit(status),
+            None => {
+                self.kill();
+                "stopped answering".to_owned()
+            }
+        };
+        SeatFailure::Crash(what)
+    }
+}
+
+impl<G: Game> Brain<G> for WorkerBrain {
+    fn choose(&mut self, request: &Request<G>, control: &Control) -> Answer {
+        if self.status.is_some() {
+            return Err(self.crashed());
+        }
+        self.send(&ToWorker::Go {
+            start: request.start_text.clone(),
+            moves: request.moves_text.clone(),
+            clocks: request.clocks.into(),
+        });
+        let clocks = request.clocks;
+        let limit = clocks
+            .movetime_ms
+            .into_option()
+            .or(clocks.own_ms.into_option());
+        let mut kill_at = limit.map(|ms| Instant::now() + Duration::from_millis(ms) + KILL_MARGIN);
+        let mut stop_sent = false;
+        loop {
+            if control.stop_requested() && !stop_sent {
+                self.send(&ToWorker::Stop);
+                stop_sent = true;
+                let grace = Instant::now() + KILL_MARGIN;
+                kill_at = Some(kill_at.map_or(grace, |k| k.min(grace)));
+            }
+            if kill_at.is_some_and(|k| Instant::now() >= k) {
+                self.kill();
+                return Err(SeatFailure::Crash(
+                    "killed: did not answer in time or after a stop".to_owned(),
+                ));
+            }
+            match self.messages.recv_timeout(Duration::from_millis(10)) {
+                Ok(FromWorker::Info { info }) => control.report(info.into()),
+                Ok(FromWorker::Move { text }) => return Ok(text),
+                Ok(FromWorker::Failure { panicked, message }) => {
+                    return Err(if panicked {
+                        SeatFailure::Panic(message)
+                    } else {
+                        SeatFailure::Error(message)
+                    })
+                }
+                Ok(other) => {
+                    self.kill();
+                    return Err(SeatFailure::Crash(format!(
+                        "the worker broke the protocol: {other:?}"
+                    )));
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return Err(self.crashed()),
+            }
+        }
+    }
+}
+
+impl Drop for WorkerBrain {
+    fn drop(&mut self) {
+        self.send(&ToWorker::Quit);
+        self.kill();
+    }
+}
+
+impl WorkerBrain {
+    /// The bot's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The library's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// The worker's exit in words: `killed by signal 11 (SIGSEGV)`, `exited with code 7`.
+#[must_use]
+pub fn describe_exit(status: ExitStatus) -> String {
+    if let Some(signal) = status.signal() {
+        let name = match signal {
+            libc::SIGSEGV => " (SIGSEGV, a segmentation fault)",
+            libc::SIGABRT => " (SIGABRT, an abort)",
+            libc::SIGKILL => " (SIGKILL)",
+            libc::SIGBUS => " (SIGBUS)",
+            libc::SIGFPE => " (SIGFPE)",
+            libc::SIGILL => " (SIGILL)",
+            libc::SIGXCPU => " (SIGXCPU, the CPU-time limit)",
+            _ => "",
+        };
+        format!("was killed by signal {signal}{name}")
+    } else {
+        match status.code() {
+            Some(code) => format!("exited with code {code}"),
+            None => "exited".to_owned(),
+        }
+    }
+}
+
+/// Runs in the worker between fork and exec: its own process group, death with the host, limits.
+fn confine(host: u32, (memory, cpu_seconds): (Option<u64>, Option<u64>)) -> std::io::Result<()> {
+    // SAFETY: async-signal-safe calls only, on this process.
+    unsafe {
+        if libc::setpgid(0, 0) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        // The kernel kills the worker when the host dies, even by SIGKILL.
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+        if libc::getppid() as u32 != host {
+            libc::_exit(1);
+        }
+        libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+        let set = |resource, value: u64| {
+            let limit = libc::rlimit {
+                rlim_cur: value,
+                rlim_max: value,
+            };
+            libc::setrlimit(resource, &limit);
+        };
+        set(libc::RLIMIT_CORE, 0);
+        if let Some(bytes) = memory {
+            set(libc::RLIMIT_AS, bytes);
+        }
+        if let Some(seconds) = cpu_seconds {
+            set(libc::RLIMIT_CPU, seconds);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,211 @@
+//! The worker side: `tavola worker LIB` loads one plugin and serves the host's requests over the
+//! line protocol, with the plugin's own output captured and forwarded, never mixed into it.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::os::fd::FromRawFd;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread;
+
+use tavola_sdk::Color;
+
+use super::protocol::{encode, FromWorker, ToWorker, PROTOCOL_VERSION};
+use crate::seat::plugin::{Library, PluginBrain};
+use crate::seat::SeatFailure;
+
+/// At most this much of the plugin's output is forwarded over a worker's life; the rest is dropped.
+const OUTPUT_CAP: usize = 256 * 1024;
+
+/// The protocol channel: the worker's original stdout, shared by the threads that write to it.
+#[derive(Clone)]
+struct Channel(Arc<Mutex<File>>);
+
+impl Channel {
+    fn send(&self, message: &FromWorker) {
+        let mut line = encode(message);
+        line.push('\n');
+        if let Ok(mut out) = self.0.lock() {
+            // The host is gone if this fails; the read side notices and exits.
+            let _ = out.write_all(line.as_bytes());
+        }
+    }
+}
+
+/// Runs the worker until the host says `quit` or closes its end. Returns the process exit code.
+pub fn serve(library: &Path) -> i32 {
+    let channel = match redirect_output() {
+        Ok(channel) => channel,
+        Err(e) => {
+            eprintln!("tavola worker: cannot set up its output pipes: {e}");
+            return 1;
+        }
+    };
+    let library = match Library::load(library) {
+        Ok(library) => library,
+        Err(e) => {
+            channel.send(&FromWorker::LoadError {
+                message: e.to_string(),
+            });
+            return 3;
+        }
+    };
+    let info = library.info();
+    channel.send(&FromWorker::Hello {
+        protocol: PROTOCOL_VERSION,
+        name: info.name.to_string(),
+        version: info.version.to_string(),
+        author: info.author.to_string(),
+        games: info.games.iter().map(ToString::to_string).collect(),
+    });
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let (requests, incoming) = mpsc::channel();
+    let reader_stop = Arc::clone(&stop);
+    // The host's messages are read on their own thread, so that `stop` arrives while the bot thinks.
+    thread::spawn(move || {
+        for line in io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            match serde_json::from_str::<ToWorker>(&line) {
+                Ok(ToWorker::Stop) => reader_stop.store(true, Ordering::Relaxed),
+                Ok(ToWorker::Quit) => break,
+                Ok(message) => {
+                    if requests.send(message).is_err() {
+                        break;
+                    }
+                }
+                Err(e) => log::warn!("worker: ignoring a bad request {line:?}: {e}"),
+            }
+        }
+        // The host is done with us (or gone): leave at once, even in the middle of a search.
+        std::process::exit(0);
+    });
+
+    let mut player: Option<PluginBrain> = None;
+    while let Ok(message) = incoming.recv() {
+        match message {
+            ToWorker::NewPlayer {
+                game,
+                variant,
+                color,
+                seed,
+                options,
+            } => {
+                let color = if color == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                match library.new_player(&game, &variant, color, seed, &options) {
+                    Ok(created) => {
+                        player = Some(PluginBrain::new(created));
+                        channel.send(&FromWorker::Ready);
+                    }
+                    Err(e) => channel.send(&FromWorker::Refused {
+                        reason: e.to_string(),
+                    }),
+                }
+            }
+            ToWorker::Go {
+                start,
+                moves,
+                clocks,
+            } => {
+                let Some(player) = player.as_mut() else {
+                    channel.send(&FromWorker::Failure {
+                        panicked: false,
+                        message: "asked for a move before new_player".to_owned(),
+                    });
+                    continue;
+                };
+                stop.store(false, Ordering::Relaxed);
+                let info_channel = channel.clone();
+                let report = move |info: tavola_sdk::SearchInfo| {
+                    info_channel.send(&FromWorker::Info { info: info.into() });
+                };
+                let answer = player.ask(&start, &moves, clocks.into(), &stop, &report);
+                channel.send(&match answer {
+                    Ok(text) => FromWorker::Move { text },
+                    Err(SeatFailure::Panic(message)) => FromWorker::Failure {
+                        panicked: true,
+                        message,
+                    },
+                    Err(SeatFailure::Error(message)) => FromWorker::Failure {
+                        panicked: false,
+                        message,
+                    },
+                    Err(failure) => FromWorker::Failure {
+                        panicked: false,
+                        message: failure.to_string(),
+                    },
+                });
+            }
+            ToWorker::Stop | ToWorker::Quit => {}
+        }
+    }
+    0
+}
+
+/// Moves the protocol to a duplicate of stdout, then points stdout and stderr (the plugin's) at
+/// pipes whose lines are forwarded as `output` messages.
+fn redirect_output() -> io::Result<Channel> {
+    // SAFETY: plain descriptor calls on descriptors this process owns; each result is checked.
+    let protocol = unsafe { libc::dup(libc::STDOUT_FILENO) };
+    if protocol < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `protocol` is a fresh descriptor owned by nothing else.
+    let channel = Channel(Arc::new(Mutex::new(unsafe { File::from_raw_fd(protocol) })));
+    let forwarded = Arc::new(AtomicUsize::new(0));
+    for (fd, stream) in [
+        (libc::STDOUT_FILENO, "stdout"),
+        (libc::STDERR_FILENO, "stderr"),
+    ] {
+        let mut ends = [0; 2];
+        // SAFETY: `ends` has room for the two descriptors pipe() writes.
+        if unsafe { libc::pipe(ends.as_mut_ptr()) } < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: duplicating a descriptor we own onto a standard one, then closing the original.
+        if unsafe { libc::dup2(ends[1], fd) } < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        unsafe { libc::close(ends[1]) };
+        // SAFETY: the read end is ours alone from here on.
+        let reader = unsafe { File::from_raw_fd(ends[0]) };
+        let channel = channel.clone();
+        let forwarded = Arc::clone(&forwarded);
+        thread::spawn(move || forward(reader, stream, &channel, &forwarded));
+    }
+    Ok(channel)
+}
+
+/// Forwards lines from the plugin's `stream` until it closes, up to [`OUTPUT_CAP`] bytes in all;
+/// past that it keeps reading (so the plugin never blocks on a full pipe) and drops the rest.
+fn forward(reader: impl Read, stream: &str, channel: &Channel, forwarded: &AtomicUsize) {
+    let mut reader = BufReader::new(reader);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match reader.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => {
+                let before = forwarded.fetch_add(n, Ordering::Relaxed);
+                if before + n <= OUTPUT_CAP {
+                    let text = String::from_utf8_lossy(&line);
+                    channel.send(&FromWorker::Output {
+                        stream: stream.to_owned(),
+                        line: text.trim_end_matches(['\n', '\r']).to_owned(),
+                    });
+                } else if before <= OUTPUT_CAP {
+                    channel.send(&FromWorker::Output {
+                        stream: stream.to_owned(),
+                        line: format!("[more output dropped: over {OUTPUT_CAP} bytes]"),
+                    });
+                }
+            }
+        }
+    }
+}
