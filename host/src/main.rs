@@ -121,6 +121,9 @@ struct PlayArgs {
     /// Address-space limit of each bot's worker process, in MiB; 0 for none.
     #[arg(long, value_name = "MIB", default_value_t = 2048)]
     bot_memory: u64,
+    /// Seconds a bot's worker process may take to load the library and create its player.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = seconds)]
+    bot_startup: Duration,
     /// CPU-time limit of each bot's worker process, in seconds; 0 for none.
     #[arg(long, value_name = "SECONDS", default_value_t = 0)]
     bot_cpu: u64,
@@ -240,8 +243,9 @@ fn play<G: Evaluate>(args: &PlayArgs, resume: Option<GameRecord>) -> anyhow::Res
             None
         } else {
             let mut options = WorkerOptions::new().context("finding the tavola executable")?;
-            options.memory = (args.bot_memory > 0).then(|| args.bot_memory << 20);
+            options.memory = (args.bot_memory > 0).then_some(args.bot_memory << 20);
             options.cpu_seconds = (args.bot_cpu > 0).then_some(args.bot_cpu);
+            options.startup_timeout = args.bot_startup;
             Some(options)
         },
         players: [args.white.clone(), args.black.clone()],

@@ -1,0 +1,166 @@
+//! Bots in worker processes (the default): whatever a bot does — crash, hang, exit, eat memory,
+//! print, fork — it loses with the true reason, the host exits 0, and no process is left behind.
+//!
+//! Each test plays a private copy of the faulty library, so that leftover processes can be found
+//! by the copy's path even while other tests run.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use tavola_tests::{artifacts, tavola, Output, TempDir};
+
+/// A private copy of the faulty bot library inside `dir`.
+fn private_copy(dir: &TempDir, mode: &str) -> PathBuf {
+    let copy = dir
+        .path()
+        .join(format!("libfaulty_{}.so", mode.replace('-', "_")));
+    fs::copy(&artifacts().faulty_bot, &copy).expect("temp dir is writable");
+    copy
+}
+
+/// Processes whose command line mentions `path` (leftover workers or their children).
+fn processes_using(path: &Path) -> Vec<String> {
+    let needle = path.to_string_lossy().into_owned();
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(cmdline) = fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if cmdline.contains(&needle) {
+            found.push(format!(
+                "{}: {cmdline}",
+                entry.file_name().to_string_lossy()
+            ));
+        }
+    }
+    found
+}
+
+/// Plays the faulty bot (White, `mode`) against the random player with `extra` options.
+fn game(mode: &str, extra: &[&str]) -> (Output, Vec<String>) {
+    let dir = TempDir::new(&format!("isolation-{mode}"));
+    let library = private_copy(&dir, mode);
+    let white = format!("{}:mode={mode}", library.display());
+    let mut args = vec!["play", "--headless", "--quiet", "--seed", "1"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["--white", &white, "--black", "random"]);
+    let output = tavola(args);
+    (output, processes_using(&library))
+}
+
+#[track_caller]
+fn assert_lost(mode: &str, extra: &[&str], termination: &str, reason: &str) {
+    let (output, leftovers) = game(mode, extra);
+    output
+        .assert_code(0)
+        .assert_stdout_contains(&format!("Termination: {termination}\n"));
+    let result = output.stdout_line("Result:").unwrap_or_default();
+    assert!(result.starts_with("0-1 Black wins"), "{output}");
+    assert!(
+        result.contains(reason),
+        "{result:?} lacks {reason:?}\n{output}"
+    );
+    assert!(leftovers.is_empty(), "processes left behind: {leftovers:?}");
+}
+
+#[test]
+fn a_segfault_is_a_crash_with_its_signal() {
+    assert_lost("segfault", &[], "crash", "SIGSEGV");
+}
+
+#[test]
+fn an_abort_is_a_crash_with_its_signal() {
+    assert_lost("abort", &[], "crash", "SIGABRT");
+}
+
+#[test]
+fn a_stack_overflow_is_a_crash() {
+    assert_lost("stack-overflow", &[], "crash", "signal");
+}
+
+#[test]
+fn calling_exit_is_a_crash_with_its_code() {
+    assert_lost("exit", &[], "crash", "exited with code 7");
+}
+
+#[test]
+fn an_endless_loop_loses_on_time_and_is_killed() {
+    assert_lost("hang", &["-t", "1"], "time forfeit", "ran out of time");
+}
+
+#[test]
+fn unbounded_allocation_hits_the_memory_limit() {
+    // With 256 MiB of address space the allocation fails and the bot dies (Rust aborts on
+    // allocation failure), or is stopped by its clock first.
+    let (output, leftovers) = game("alloc", &["-t", "5", "--bot-memory", "256"]);
+    output.assert_code(0);
+    let termination = output.stdout_line("Termination:").unwrap_or_default();
+    assert!(matches!(termination, "crash" | "time forfeit"), "{output}");
+    assert!(leftovers.is_empty(), "processes left behind: {leftovers:?}");
+}
+
+#[test]
+fn printing_never_reaches_the_protocol_or_our_stdout() {
+    let (output, leftovers) = game("print", &[]);
+    output
+        .assert_code(0)
+        .assert_stdout_contains("Termination: normal\n");
+    assert!(!output.stdout.contains("chatters"), "{output}");
+    assert!(leftovers.is_empty(), "processes left behind: {leftovers:?}");
+}
+
+#[test]
+fn a_forked_child_dies_with_the_worker() {
+    let (output, leftovers) = game("fork", &[]);
+    output
+        .assert_code(0)
+        .assert_stdout_contains("Termination: normal\n");
+    assert!(leftovers.is_empty(), "processes left behind: {leftovers:?}");
+}
+
+#[test]
+fn a_slow_start_past_the_startup_timeout_is_refused() {
+    let (output, leftovers) = game("slow-start", &["--bot-startup", "1"]);
+    output.assert_one_line_error(3, &["did not start within 1 s"]);
+    assert!(leftovers.is_empty(), "processes left behind: {leftovers:?}");
+}
+
+#[test]
+fn a_slow_start_within_the_startup_timeout_plays() {
+    let dir = TempDir::new("isolation-slow-ok");
+    let library = private_copy(&dir, "slow-start");
+    let white = format!("{}:mode=slow-start,delay=1", library.display());
+    let output = tavola([
+        "play",
+        "--headless",
+        "--quiet",
+        "--seed",
+        "1",
+        "--white",
+        &white,
+        "--black",
+        "random",
+    ]);
+    output
+        .assert_code(0)
+        .assert_stdout_contains("Termination: normal\n");
+}
+
+#[test]
+fn in_process_the_catchable_faults_end_the_same_way() {
+    let output = tavola([
+        "play",
+        "--headless",
+        "--quiet",
+        "--in-process",
+        "--white",
+        &format!("{}:mode=panic", artifacts().faulty_bot.display()),
+        "--black",
+        "random",
+    ]);
+    output
+        .assert_code(0)
+        .assert_stdout_contains("Termination: panic\n");
+    assert!(output.stdout.contains("in-process"), "{output}");
+}
