@@ -164,3 +164,52 @@ fn in_process_the_catchable_faults_end_the_same_way() {
         .assert_stdout_contains("Termination: panic\n");
     assert!(output.stdout.contains("in-process"), "{output}");
 }
+
+#[test]
+fn ctrl_c_of_the_host_leaves_no_process_behind() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    let dir = TempDir::new("isolation-ctrl-c");
+    let library = private_copy(&dir, "fork-hang");
+    let white = format!("{}:mode=fork-hang", library.display());
+    let mut host = Command::new(&artifacts().tavola)
+        .args([
+            "play",
+            "--headless",
+            "--quiet",
+            "-t",
+            "60",
+            "--white",
+            &white,
+        ])
+        .args(["--black", "random"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the host starts");
+    // Wait until the bot has forked (the worker and its child both run), then press Ctrl-C.
+    let until = Instant::now() + Duration::from_secs(20);
+    while processes_using(&library).len() < 2 && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(processes_using(&library).len() >= 2, "the bot never forked");
+    let pid = i32::try_from(host.id()).expect("pids fit in i32");
+    // SAFETY: sending SIGINT to the child we started.
+    unsafe { libc::kill(pid, libc::SIGINT) };
+    let status = host.wait().expect("the host exits");
+    assert!(
+        !status.success(),
+        "the host should die of the Ctrl-C: {status:?}"
+    );
+    let until = Instant::now() + Duration::from_secs(5);
+    while !processes_using(&library).is_empty() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(
+        processes_using(&library),
+        Vec::<String>::new(),
+        "processes left behind"
+    );
+}

@@ -11,6 +11,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -23,6 +24,58 @@ use protocol::{encode, FromWorker, ToWorker, PROTOCOL_VERSION};
 
 pub mod protocol;
 pub mod serve;
+
+/// The process groups of the running workers, for the signal handler (0: a free slot).
+static GROUPS: [AtomicI32; 64] = [const { AtomicI32::new(0) }; 64];
+
+fn register(pgid: i32) {
+    install_signal_handlers();
+    for slot in &GROUPS {
+        if slot
+            .compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            return;
+        }
+    }
+    log::warn!(
+        "more than {} workers at once: one will not be cleaned up on Ctrl-C",
+        GROUPS.len()
+    );
+}
+
+fn unregister(pgid: i32) {
+    for slot in &GROUPS {
+        let _ = slot.compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::SeqCst);
+    }
+}
+
+/// On Ctrl-C (SIGINT), SIGTERM or SIGHUP, kills every worker's process group — children a bot
+/// forked included — then dies of the same signal as it would have.
+fn install_signal_handlers() {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    extern "C" fn on_signal(signal: libc::c_int) {
+        for slot in &GROUPS {
+            let pgid = slot.load(Ordering::SeqCst);
+            if pgid > 0 {
+                // SAFETY: kill is async-signal-safe.
+                unsafe { libc::kill(-pgid, libc::SIGKILL) };
+            }
+        }
+        // SAFETY: signal and raise are async-signal-safe; the default action ends the process.
+        unsafe {
+            libc::signal(signal, libc::SIG_DFL);
+            libc::raise(signal);
+        }
+    }
+    INSTALLED.call_once(|| {
+        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            // SAFETY: installing a handler that only makes async-signal-safe calls.
+            let handler: extern "C" fn(libc::c_int) = on_signal;
+            unsafe { libc::signal(signal, handler as libc::sighandler_t) };
+        }
+    });
+}
 
 /// How long a bot may keep thinking after its clock ran out or it was asked to stop, before its
 /// worker is killed.
@@ -129,6 +182,9 @@ impl WorkerBrain {
                 options.program.display()
             ))
         })?;
+        if let Ok(pid) = i32::try_from(child.id()) {
+            register(pid);
+        }
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             return Err(failed("the worker has no pipes".to_owned()));
         };
@@ -230,6 +286,7 @@ impl WorkerBrain {
         if let Ok(pid) = i32::try_from(self.child.id()) {
             // SAFETY: signalling the process group this worker leads (its pgid is its pid).
             unsafe { libc::kill(-pid, libc::SIGKILL) };
+            unregister(pid);
         }
         self.status = self.child.wait().ok();
     }
