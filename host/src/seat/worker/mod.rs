@@ -69,9 +69,9 @@ fn install_signal_handlers() {
         }
     }
     INSTALLED.call_once(|| {
+        let handler: extern "C" fn(libc::c_int) = on_signal;
         for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
             // SAFETY: installing a handler that only makes async-signal-safe calls.
-            let handler: extern "C" fn(libc::c_int) = on_signal;
             unsafe { libc::signal(signal, handler as libc::sighandler_t) };
         }
     });
