@@ -1,21 +1,24 @@
-//! The cost of one move request to an in-process plugin, amortised over a whole game.
+//! The cost of one move request to a plugin, amortised over a whole game.
 //!
-//! A recorded random game of Ataxx is replayed request by request (every ply, both colours), three
-//! ways: the host's own random player called directly (no ABI), the random *plugin* called through
-//! the ABI (text in, the plugin's position cache, text out), and the same plugin behind a seat (its
-//! own thread, as the referee uses it). Throughput is in requests, so criterion reports requests per
-//! second; the difference between the lines is the price of the boundary.
+//! A recorded random game of Ataxx is replayed request by request (every ply, both colours), in
+//! several ways: the host's own random player called directly (no ABI); the random *plugin* called
+//! through the ABI (text in, the plugin's position cache, text out); the same plugin in a worker
+//! process (JSON lines over pipes; the worker's start is timed on its own, in
+//! `worker/spawn_and_new_player`); and the in-process plugin behind a seat (its own thread, as the
+//! referee uses it). Throughput is in requests, so criterion reports requests per second; the
+//! differences between the lines are the prices of the boundaries.
 //!
 //! Run with `cargo bench -p tavola-tests --bench plugin_request` (it builds the plugins first).
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use tavola::seat::plugin::{Library, PluginBrain};
 use tavola::seat::random::RandomBrain;
+use tavola::seat::worker::{WorkerBrain, WorkerOptions};
 use tavola::seat::{clocks, Brain, Control, Request, Seat, Wait};
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::{Color, Game, Position};
@@ -82,6 +85,38 @@ fn plugin_request(c: &mut Criterion) {
         });
     });
 
+    let worker_options = WorkerOptions {
+        program: artifacts().tavola.clone(),
+        ..WorkerOptions::new().expect("the bench knows its own path")
+    };
+    let worker = |color: Color| {
+        WorkerBrain::spawn(
+            &artifacts().random_bot,
+            &worker_options,
+            "ataxx",
+            "standard",
+            color,
+            1,
+            &[],
+        )
+        .expect("the random plugin starts in a worker")
+        .0
+    };
+    group.bench_function("worker", |b| {
+        b.iter_batched(
+            || [worker(Color::White), worker(Color::Black)],
+            |mut players| {
+                for (moves, position) in &game {
+                    let brain: &mut dyn Brain<Ataxx> =
+                        &mut players[position.side_to_move().index()];
+                    black_box(brain.choose(&request(&start, moves, position), &control)).ok();
+                }
+                players
+            },
+            BatchSize::PerIteration,
+        );
+    });
+
     group.bench_function("seat", |b| {
         b.iter(|| {
             let mut seats = Color::ALL.map(|color| Seat::new("random", Box::new(player(color))));
@@ -91,6 +126,13 @@ fn plugin_request(c: &mut Criterion) {
                 assert!(matches!(seat.wait(None), Wait::Answered(Ok(_))));
             }
         });
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("worker");
+    group.sample_size(20);
+    group.bench_function("spawn_and_new_player", |b| {
+        b.iter(|| worker(Color::White));
     });
     group.finish();
 }
