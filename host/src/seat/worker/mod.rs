@@ -426,11 +426,14 @@ fn confine(host: u32, (memory, cpu_seconds): (Option<u64>, Option<u64>)) -> std:
             return Err(std::io::Error::last_os_error());
         }
         // The kernel kills the worker when the host dies, even by SIGKILL.
-        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+        #[cfg(target_os = "linux")]
+        {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+        }
         if libc::getppid() as u32 != host {
             libc::_exit(1);
         }
-        libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
         let set = |resource, value: u64| {
             let limit = libc::rlimit {
                 rlim_cur: value,
