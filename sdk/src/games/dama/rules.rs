@@ -208,3 +208,318 @@ impl Position {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::super::{Dama, Piece, Variant};
+    use super::*;
+    use crate::{Game, PlayError, Position as _};
+
+    fn pos(fen: &str) -> Position {
+        Dama::parse_position(fen, None).unwrap()
+    }
+
+    fn school(fen: &str) -> Position {
+        Dama::parse_position(fen, Some("school")).unwrap()
+    }
+
+    fn sq(n: u8) -> Square {
+        Square::new(n).unwrap()
+    }
+
+    /// Plays the moves (text) in order, checking each is legal.
+    fn play(position: &mut Position, moves: &str) {
+        for text in moves.split_whitespace() {
+            let mv = position
+                .parse_move(text)
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
+            position.play(mv).unwrap();
+        }
+    }
+
+    /// The position text after playing `moves` in `fen`.
+    fn after(fen: &str, moves: &str) -> String {
+        let mut position = pos(fen);
+        play(&mut position, moves);
+        position.to_string()
+    }
+
+    #[test]
+    fn steps_and_captures_change_the_board() {
+        assert_eq!(
+            after("W:W21-32:B1-12", "23-19"),
+            "B:W19,21,22,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+        );
+        assert_eq!(after("W:W31:B12,20,28", "31x24x15x8"), "B:W8:B");
+        assert_eq!(
+            after("W:WK30:B10,12,18,K20,K26,27", "30x21x14x5"),
+            "B:WK5:B12,K20,27"
+        );
+        // The black side moves down and captures down.
+        assert_eq!(after("B:W18,K26:B9,14", "14x21"), "W:WK26:B9,21");
+        // A king's loop ends on its own square; the origin is empty during the move.
+        assert_eq!(after("W:WK22:B10,11,18,19", "22x13x6x15x22"), "B:WK22:B");
+    }
+
+    #[test]
+    fn men_become_kings_on_the_far_row() {
+        assert_eq!(after("W:W5:B20", "5-1"), "B:WK1:B20");
+        assert_eq!(after("B:W5:B28", "28-32"), "W:W5:BK32");
+        assert_eq!(after("W:W10:B6,7", "10x3"), "B:WK3:B7");
+        let mut position = pos("W:W10:B6,7");
+        play(&mut position, "10x3");
+        assert_eq!(position.piece_at(sq(3)), Some(Piece::WhiteKing));
+    }
+
+    #[test]
+    fn quiet_plies_count_king_steps_only() {
+        let mut position = pos("W:WK29,21:BK4,12");
+        play(&mut position, "29-25 4-8 25-29");
+        assert_eq!(position.quiet_plies(), 3);
+        let steps: Vec<(u8, u8)> = position
+            .quiet_steps()
+            .map(|(a, b)| (a.number(), b.number()))
+            .collect();
+        assert_eq!(steps, [(29, 25), (4, 8), (25, 29)]);
+        play(&mut position, "12-16");
+        assert_eq!(position.quiet_plies(), 0);
+        play(&mut position, "29-25 8-4 21-17");
+        assert_eq!(position.quiet_plies(), 0);
+        assert_eq!(position.ply(), 7);
+    }
+
+    #[test]
+    fn third_repetition_draws() {
+        let mut position = pos("W:WK29:BK4");
+        // The start position occurs again after 4 plies and a third time after 8.
+        play(&mut position, "29-25 4-8 25-29 8-4");
+        assert_eq!(position.outcome(), None);
+        assert!(!position.is_third_repetition());
+        play(&mut position, "29-25 4-8 25-29");
+        assert_eq!(position.outcome(), None);
+        play(&mut position, "8-4");
+        assert!(position.is_third_repetition());
+        assert_eq!(
+            position.outcome(),
+            Some(Outcome::draw(EndReason::Repetition))
+        );
+        assert!(position.legal_moves().is_empty());
+        assert_eq!(position.count_moves(), 0);
+        // Any position counts, not only the first: (25, 4, Black to move) occurs after plies 1,
+        // 5 and 9, while the start occurs only twice.
+        let mut position = pos("W:WK29:BK4");
+        play(&mut position, "29-25 4-8 25-21 8-4 21-25 4-8 25-29 8-4");
+        assert_eq!(position.outcome(), None);
+        play(&mut position, "29-25");
+        assert_eq!(
+            position.outcome(),
+            Some(Outcome::draw(EndReason::Repetition))
+        );
+    }
+
+    #[test]
+    fn eighty_quiet_plies_draw() {
+        // Two kings each wander without repeating a position until the 80th ply.
+        let start = pos("W:WK29,K30:BK3,K4");
+        let mut position = start.clone();
+        for (ply, mv) in quiet_walk(&start, 80).into_iter().enumerate() {
+            assert_eq!(position.outcome(), None, "ply {ply}");
+            position.play(mv).unwrap();
+        }
+        assert_eq!(position.quiet_plies(), 80);
+        assert_eq!(
+            position.outcome(),
+            Some(Outcome::draw(EndReason::MoveLimit))
+        );
+        assert!(position.legal_moves().is_empty());
+        // A man move on the 80th ply resets the count instead.
+        let mut position = pos("W:WK29,K30:B18,K3,K4");
+        for mv in quiet_walk(&position, 79) {
+            position.play(mv).unwrap();
+        }
+        assert_eq!(position.quiet_plies(), 79);
+        let step = position
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.from() == sq(18))
+            .unwrap();
+        position.play(step).unwrap();
+        assert_eq!((position.quiet_plies(), position.outcome()), (0, None));
+        position.set_piece(sq(20), Some(Piece::BlackMan));
+        assert_eq!(position.quiet_plies(), 0, "the builder clears the history");
+    }
+
+    /// `plies` king steps from `start` that never repeat a position nor give a capture
+    /// (a depth-first search).
+    fn quiet_walk(start: &Position, plies: usize) -> Vec<Move> {
+        fn search(
+            position: &Position,
+            plies: usize,
+            seen: &mut HashSet<u64>,
+            path: &mut Vec<Move>,
+        ) -> bool {
+            if plies == 0 {
+                return true;
+            }
+            for mv in position.legal_moves() {
+                let mut next = position.clone();
+                next.play(mv).unwrap();
+                let quiet = next.legal_moves().iter().all(|m| !m.is_capture());
+                if !position.kings(position.side()).contains(mv.from())
+                    || !quiet
+                    || !seen.insert(next.key())
+                {
+                    continue;
+                }
+                path.push(mv);
+                if search(&next, plies - 1, seen, path) {
+                    return true;
+                }
+                path.pop();
+                seen.remove(&next.key());
+            }
+            false
+        }
+        let (mut seen, mut path) = (HashSet::from([start.key()]), Vec::new());
+        assert!(search(start, plies, &mut seen, &mut path), "no quiet walk");
+        path
+    }
+
+    #[test]
+    fn no_pieces_or_no_moves_lose() {
+        assert_eq!(
+            pos("W:W:B1").outcome(),
+            Some(Outcome::win(Color::Black, EndReason::NoPieces))
+        );
+        assert_eq!(
+            pos("B:W21:B").outcome(),
+            Some(Outcome::win(Color::White, EndReason::NoPieces))
+        );
+        // The man on 29 cannot step onto the kings nor capture them.
+        let blocked = pos("W:W29:BK25,K26");
+        assert_eq!(
+            blocked.outcome(),
+            Some(Outcome::win(Color::Black, EndReason::NoLegalMove))
+        );
+        assert!(blocked.legal_moves().is_empty());
+        // Capturing the last piece wins.
+        let mut position = pos("W:W30:B27");
+        play(&mut position, "30x23");
+        assert_eq!(
+            position.outcome(),
+            Some(Outcome::win(Color::White, EndReason::NoPieces))
+        );
+    }
+
+    #[test]
+    fn school_draws_with_one_king_against_one_or_two() {
+        let drawn = Some(Outcome::draw(EndReason::InsufficientMaterial));
+        assert_eq!(school("W:WK1:BK32").outcome(), drawn);
+        assert_eq!(school("B:WK1,K5:BK32").outcome(), drawn);
+        assert_eq!(school("W:WK1:BK31,K32").outcome(), drawn);
+        assert!(school("W:WK1:BK32").legal_moves().is_empty());
+        assert_eq!(school("W:WK1,K5,K9:BK32").outcome(), None);
+        assert_eq!(school("W:WK1,6:BK32").outcome(), None);
+        assert_eq!(school("W:WK1,K2:BK31,K32").outcome(), None);
+        assert_eq!(pos("W:WK1:BK32").outcome(), None, "fid plays on");
+        // Reaching it by a capture ends the game.
+        let mut position = school("W:WK22,K30:BK18,K1");
+        play(&mut position, "22x13");
+        assert_eq!(position.outcome(), drawn);
+        // A blocked lone king still loses.
+        assert_eq!(
+            school("W:WK32:BK28,K23").outcome(),
+            Some(Outcome::win(Color::Black, EndReason::NoLegalMove))
+        );
+    }
+
+    #[test]
+    fn illegal_moves_are_refused() {
+        let mut position = pos("W:W21-32:B1-12");
+        let text = position.to_string();
+        for mv in ["25-21", "12-16", "13-9", "23x14", "29-25", "24-28"] {
+            let Ok(mv) = mv.parse::<Move>() else {
+                panic!("{mv}");
+            };
+            assert_eq!(
+                position.play(mv),
+                Err(PlayError {
+                    mv: mv.to_string(),
+                    position: text.clone()
+                })
+            );
+            assert_eq!(position.to_string(), text);
+        }
+        // When a capture exists, a step is illegal; so is a capture stopped early.
+        let position = pos("W:W31:B12,20,28");
+        assert!(!position.is_legal("31-27".parse().unwrap()));
+        assert!(!position.is_legal("31x24".parse().unwrap()));
+        assert!(!position.is_legal("31x24x15".parse().unwrap()));
+        assert!(position.is_legal("31x24x15x8".parse().unwrap()));
+        // Men do not step backwards; kings do.
+        let position = pos("W:W18,K26:B1");
+        assert!(!position.is_legal("18-22".parse().unwrap()));
+        assert!(position.is_legal("26-30".parse().unwrap()));
+    }
+
+    #[test]
+    fn parse_move_reads_the_short_form() {
+        let position = pos("W:W31:B12,20,28");
+        let full = "31x24x15x8".parse::<Move>().unwrap();
+        assert_eq!(position.parse_move("31x8"), Ok(full));
+        assert_eq!(position.parse_move(" 31x24x15x8 "), Ok(full));
+        let illegal = |text: &str| ParseMoveError::Illegal {
+            text: text.to_owned(),
+            position: position.to_string(),
+        };
+        assert_eq!(position.parse_move("31x15"), Err(illegal("31x15")));
+        assert_eq!(position.parse_move("31x24"), Err(illegal("31x24")));
+        assert_eq!(position.parse_move("31-27"), Err(illegal("31-27")));
+        assert!(matches!(
+            position.parse_move("31-24"),
+            Err(ParseMoveError::Invalid { .. })
+        ));
+        // Two loops around the diamond both go from 29 to 22.
+        let position = pos("W:WK29:B10,11,18,19,26");
+        let Err(ParseMoveError::Invalid { text, reason }) = position.parse_move("29x22") else {
+            panic!("29x22 is ambiguous");
+        };
+        assert_eq!(text, "29x22");
+        assert_eq!(
+            reason,
+            "ambiguous: 2 legal captures go from 29 to 22: 29x22x13x6x15x22, 29x22x15x6x13x22"
+        );
+        assert!(position.parse_move("29x22x13x6x15x22").is_ok());
+    }
+
+    #[test]
+    fn finished_games_refuse_moves() {
+        let mut position = pos("W:W29:BK25,K26");
+        assert!(position.play("29-25".parse().unwrap()).is_err());
+        let mut position = school("W:WK1:BK32");
+        assert!(position.play("1-5".parse().unwrap()).is_err());
+        assert!(!position.is_legal("1-5".parse().unwrap()));
+    }
+
+    #[test]
+    fn pretty_board() {
+        let mut position = pos("W:W21-32:B1-12,K13");
+        position.set_piece(sq(13), Some(Piece::BlackKing));
+        position.set_rules(Variant::School);
+        let text = position.pretty();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 9);
+        assert_eq!(lines[0], "b   b   b   b       1     2     3     4");
+        assert_eq!(lines[1], "  b   b   b   b        5     6     7     8");
+        assert_eq!(lines[3], "  B   .   .   .       13    14    15    16");
+        assert_eq!(lines[4], ".   .   .   .      17    18    19    20");
+        assert_eq!(lines[7], "  w   w   w   w       29    30    31    32");
+        assert_eq!(
+            lines[8],
+            "White to move; white 12 (0 kings), black 13 (1 kings); \
+             0 of 80 plies without a capture or man move; ply 0; school rules"
+        );
+    }
+}
