@@ -301,7 +301,11 @@ impl Position {
         let jumper = self.jumper(from.index());
         let (mut at, mut captured, mut key) = (from.index(), 0, jumper.with_king);
         for i in 0..mv.jumps() {
-            let Some((land, over)) = jumper.jump(at, mv.direction(i), captured) else {
+            let d = mv.direction(i);
+            if !jumper.directions.contains(&d) {
+                return false;
+            }
+            let Some((land, over)) = jumper.jump(at, d, captured) else {
                 return false;
             };
             let king = Key::from(jumper.enemy_kings & over != 0);
@@ -438,6 +442,10 @@ mod tests {
         let back = Move::capture(sq(22), &[sq(13), sq(22)]).unwrap();
         let position = Dama::parse_position("W:WK22:B18", None).unwrap();
         assert!(!position.is_legal(back));
+        // Nor backwards: is_legal checks the direction of every jump.
+        let position = Dama::parse_position("W:W10:B13", None).unwrap();
+        assert!(!position.is_legal("10x17".parse().unwrap()));
+        assert_eq!(moves("W:W10:B13", "fid"), ["10-5", "10-6"]);
         // A man cannot jump a king in the middle of a capture either.
         assert_eq!(moves("W:W31:B27,K18", "fid"), ["31x22"]);
     }
