@@ -52,8 +52,10 @@ use std::str::FromStr;
 use crate::{Game, ParsePositionError, UnknownVariantError};
 
 mod fen;
+mod history;
 mod movegen;
 mod moves;
+mod perft;
 mod position;
 mod rules;
 mod square;

@@ -322,45 +322,11 @@ impl Position {
         self.search_captures(capturers, &mut best);
         key == best.0
     }
-
-    /// Perft with bulk counting at the last ply ([`Position::count_moves`]).
-    pub(super) fn fast_perft(&self, depth: u32) -> u64 {
-        match depth {
-            0 => 1,
-            1 => u64::from(self.count_moves()),
-            _ => {
-                let mut buffers: Vec<Vec<Move>> =
-                    (1..depth).map(|_| Vec::with_capacity(64)).collect();
-                perft_inner(self, depth, &mut buffers)
-            }
-        }
-    }
-}
-
-/// Perft for `depth >= 2`, with one move buffer per ply above the last.
-fn perft_inner(position: &Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
-    let Some((moves, rest)) = buffers.split_first_mut() else {
-        return u64::from(position.count_moves());
-    };
-    moves.clear();
-    position.push_moves(moves);
-    let mut nodes = 0;
-    for &mv in moves.iter() {
-        let mut child = position.clone();
-        crate::Position::play_unchecked(&mut child, mv);
-        nodes += if depth == 2 {
-            u64::from(child.count_moves())
-        } else {
-            perft_inner(&child, depth - 1, rest)
-        };
-    }
-    nodes
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Dama, Move, Variant};
-    use crate::perft::perft;
+    use super::super::{Dama, Move};
     use crate::{Game, Position as _};
 
     /// The legal moves of `fen` under `variant`, as sorted text.
@@ -486,49 +452,5 @@ mod tests {
 
     fn sq(n: u8) -> super::super::Square {
         super::super::Square::new(n).unwrap()
-    }
-
-    /// Perft from the start (RULES.md): depth 1 onwards.
-    const START_PERFT: [u64; 8] = [7, 49, 302, 1469, 7361, 36_473, 177_532, 828_783];
-
-    #[test]
-    fn perft_from_the_start() {
-        let start = Dama::start(None).unwrap();
-        for (depth, &expected) in (1..=6).zip(&START_PERFT) {
-            assert_eq!(start.perft(depth), expected, "depth {depth}");
-        }
-        for depth in 0..=5 {
-            assert_eq!(
-                perft(&start, depth),
-                start.perft(depth),
-                "generic, depth {depth}"
-            );
-        }
-        let school = Dama::start(Some("school")).unwrap();
-        assert_eq!(school.perft(5), 7361);
-    }
-
-    #[test]
-    fn perft_of_capture_positions_matches_the_generic_one() {
-        for &(fen, _, _) in PRECEDENCE {
-            for variant in Variant::ALL {
-                let position = Dama::parse_position(fen, Some(variant.name())).unwrap();
-                for depth in 0..=4 {
-                    assert_eq!(position.perft(depth), perft(&position, depth), "{fen}");
-                }
-            }
-        }
-    }
-
-    /// Start depths 7 and 8: run with `cargo test --release -- --ignored`.
-    #[test]
-    #[ignore = "deep perft; run in release"]
-    fn perft_from_the_start_deep() {
-        let start = Dama::start(None).unwrap();
-        for (depth, &expected) in (7..=8).zip(&START_PERFT[6..]) {
-            let began = std::time::Instant::now();
-            assert_eq!(start.perft(depth), expected, "depth {depth}");
-            eprintln!("perft {depth} from the start: {:?}", began.elapsed());
-        }
     }
 }

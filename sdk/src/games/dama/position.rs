@@ -5,7 +5,7 @@
 use std::fmt::{self, Write as _};
 use std::hash::{Hash, Hasher};
 
-use super::square::{Bitboard, Square, STEP};
+use super::square::{Bitboard, Square};
 use super::Variant;
 use crate::Color;
 
@@ -262,26 +262,11 @@ impl Position {
         out
     }
 
-    /// The king steps since the last irreversible move, oldest first, as (from, to).
-    pub fn quiet_steps(&self) -> impl Iterator<Item = (Square, Square)> + '_ {
-        self.history[..usize::from(self.quiet)].iter().map(|&code| {
-            let from = Square::ALL[usize::from(code & 31)];
-            let to = STEP[from.index()][usize::from(code >> 5)];
-            (from, Square::from_index(usize::from(to)).unwrap_or(from))
-        })
-    }
-
     /// splitmix64's finaliser: every input bit reaches every output bit.
     const fn mix(mut x: u64) -> u64 {
         x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         x ^ (x >> 31)
-    }
-
-    /// Forgets the history: repetitions and the 80-ply count start from here.
-    pub(super) fn clear_history(&mut self) {
-        self.quiet = 0;
-        self.repeated = false;
     }
 
     /// The live part of the history.
