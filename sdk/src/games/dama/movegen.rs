@@ -7,7 +7,7 @@
 
 use super::moves::Move;
 use super::position::Position;
-use super::square::{Direction, Squares, JUMP, NONE, STEP};
+use super::square::{Direction, Square, Squares, JUMP, NONE, STEP};
 use super::Variant;
 
 /// The FID precedence of a complete capture; a larger key is preferred. From the most
@@ -150,12 +150,15 @@ impl Position {
             let back = d.reverse();
             from |= back.shift(back.shift(empty) & them & !self.kings);
         }
+        let our_kings = us & self.kings;
         let mut kings = 0;
-        for d in Direction::ALL {
-            let back = d.reverse();
-            kings |= back.shift(back.shift(empty) & them);
+        if our_kings != 0 {
+            for d in Direction::ALL {
+                let back = d.reverse();
+                kings |= back.shift(back.shift(empty) & them);
+            }
         }
-        (from & us & !self.kings) | (kings & us & self.kings)
+        (from & us & !self.kings) | (kings & our_kings)
     }
 
     /// The capture search for the piece on `from`.
@@ -223,7 +226,7 @@ impl Position {
     }
 
     /// Appends the legal moves: the captures (under precedence, only the preferred ones) if any,
-    /// otherwise the steps, by origin.
+    /// otherwise the steps, by direction and destination.
     pub(super) fn push_moves(&self, out: &mut Vec<Move>) {
         if self.is_drawn() {
             return;
@@ -240,17 +243,11 @@ impl Position {
             return;
         }
         let (us, _, empty) = self.sides();
-        for from in Squares::of(us) {
-            let king = self.kings & from.bit() != 0;
-            for &d in if king {
-                &Direction::ALL
-            } else {
-                Direction::forward(self.side.index() == 0)
-            } {
-                let to = STEP[from.index()][d as usize];
-                if to != NONE && empty & (1 << to) != 0 {
-                    out.extend(Move::step(from, d));
-                }
+        for d in Direction::ALL {
+            let back = d.reverse() as usize;
+            for to in Squares::of(self.step_targets(d, us, empty)) {
+                let from = Square::from_index(usize::from(STEP[to.index()][back]));
+                out.extend(from.and_then(|from| Move::step(from, d)));
             }
         }
     }
