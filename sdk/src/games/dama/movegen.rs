@@ -1,9 +1,10 @@
-//! Move generation, legality and perft on 32-square bitboards.
+//! Move generation and legality on 32-square bitboards.
 //!
 //! Steps and the pieces able to capture come from shifting whole bitboards
 //! ([`Direction::shift`]); capture sequences from a depth-first search over the jump tables that
-//! lives on the call stack (at most 18 jumps deep) and hands each complete sequence to a
-//! [`Sink`]: a move list, a counter, or the best precedence key. Nothing allocates.
+//! lives on the call stack (at most 18 jumps deep: only the 18 dark squares off the edges can be
+//! jumped) and hands each complete sequence to a [`Sink`]: a move list, a counter, or the best
+//! precedence key. Nothing allocates.
 
 use super::moves::Move;
 use super::position::Position;
@@ -396,6 +397,15 @@ mod tests {
                 assert!(!position.is_legal(text.parse().unwrap()), "{text} in {fen}");
             }
         }
+    }
+
+    #[test]
+    fn kings_met_first_compares_every_captured_piece_in_order() {
+        // Both take three pieces, two of them kings, the first a king: 5x14x21x30 takes its
+        // second king second, 5x14x23x16 only third.
+        let fen = "W:WK5:BK4,K10,K11,K18,19,K20,26";
+        assert_eq!(moves(fen, "fid"), ["5x14x21x30"]);
+        assert_eq!(moves(fen, "school"), ["5x14x21x30", "5x14x23x16", "5x14x7"]);
     }
 
     #[test]

@@ -144,11 +144,12 @@ impl crate::Position for Position {
             out.push('\n');
         }
         let material = |color: Color| {
+            let kings = self.count_kings(color);
+            let plural = if kings == 1 { "" } else { "s" };
             format!(
-                "{} {} ({} kings)",
+                "{} {} ({kings} king{plural})",
                 color.name(),
-                self.count(color),
-                self.count_kings(color)
+                self.count(color)
             )
         };
         let _ = write!(
@@ -375,7 +376,7 @@ mod tests {
         assert_eq!(lines[7], "  w   w   w   w       29    30    31    32");
         assert_eq!(
             lines[8],
-            "White to move; white 12 (0 kings), black 13 (1 kings); \
+            "White to move; white 12 (0 kings), black 13 (1 king); \
              0 of 80 plies without a capture or man move; ply 0; school rules"
         );
     }
