@@ -6,6 +6,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use tavola_sdk::games::ataxx::{Ataxx, Move};
+use tavola_sdk::games::dama::{self, Dama};
 use tavola_sdk::{Game, Position};
 
 /// Ataxx positions for the move-generation benchmark: name and FEN.
@@ -53,5 +54,56 @@ fn ataxx_movegen(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, ataxx_perft, ataxx_movegen);
+/// Dama positions for the move-generation benchmark: name and PDN FEN.
+const DAMA_POSITIONS: &[(&str, &str)] = &[
+    ("start", "W:W21-32:B1-12"),
+    (
+        "midgame",
+        "W:W17,19,21,22,24,25,26,27,29,31:B2,3,5,6,9,10,11,14,15,16",
+    ),
+    (
+        "captures",
+        "B:W5,K13,17,18,22,23,27,30:B1,3,K9,10,11,14,15,K24",
+    ),
+    ("kings", "W:WK1,K10,K19,K28:BK4,K13,K22,K31"),
+];
+
+fn dama_perft(c: &mut Criterion) {
+    let start = Dama::start(None).expect("the default variant exists");
+    let mut group = c.benchmark_group("dama_perft");
+    group.sample_size(10);
+    for depth in [7, 8] {
+        let nodes = start.perft(depth);
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_with_input(BenchmarkId::new("start", depth), &depth, |b, &depth| {
+            b.iter(|| black_box(&start).perft(depth));
+        });
+    }
+    group.finish();
+}
+
+fn dama_movegen(c: &mut Criterion) {
+    let mut group = c.benchmark_group("dama_movegen");
+    let mut moves: Vec<dama::Move> = Vec::with_capacity(64);
+    for &(name, fen) in DAMA_POSITIONS {
+        let position = Dama::parse_position(fen, None).expect("benchmark positions are valid");
+        group.throughput(Throughput::Elements(position.legal_moves().len() as u64));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                moves.clear();
+                black_box(&position).generate_moves(&mut moves);
+                moves.len()
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    ataxx_perft,
+    ataxx_movegen,
+    dama_perft,
+    dama_movegen
+);
 criterion_main!(benches);

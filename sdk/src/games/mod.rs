@@ -3,6 +3,7 @@
 use crate::Game;
 
 pub mod ataxx;
+pub mod dama;
 
 /// The names of every game Tavola knows, as used by `--game`.
-pub const NAMES: &[&str] = &[<ataxx::Ataxx as Game>::NAME];
+pub const NAMES: &[&str] = &[<ataxx::Ataxx as Game>::NAME, <dama::Dama as Game>::NAME];
