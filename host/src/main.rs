@@ -18,6 +18,7 @@ use tavola::seat::worker::{self, WorkerOptions};
 use tavola::seat::{ParseSeatSpecError, SeatSpec};
 use tavola::text_ui::{self, GameSetup};
 use tavola_sdk::games::ataxx::Ataxx;
+use tavola_sdk::games::dama::Dama;
 use tavola_sdk::{perft, Game, Position};
 
 /// Exit code for an error of the user's input or the environment.
@@ -65,6 +66,8 @@ enum Command {
 enum GameName {
     /// Ataxx, 7x7 (variants: standard, attax).
     Ataxx,
+    /// Dama, Italian draughts, 8x8 (variants: fid, school).
+    Dama,
 }
 
 /// Calls `$body` with the type alias `$g` naming the game `$name`.
@@ -73,6 +76,10 @@ macro_rules! with_game {
         match $name {
             GameName::Ataxx => {
                 type $g = Ataxx;
+                $body
+            }
+            GameName::Dama => {
+                type $g = Dama;
                 $body
             }
         }

@@ -7,6 +7,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use tavola_sdk::games::ataxx::Ataxx;
+use tavola_sdk::games::dama::Dama;
 use tavola_sdk::{Game, Position};
 
 use crate::seat::{Answer, Brain, Control, Request, SeatFailure};
@@ -18,9 +19,22 @@ pub trait Evaluate: Game {
 }
 
 impl Evaluate for Ataxx {
+    /// Pieces, in hundredths.
     fn evaluate(position: &<Ataxx as Game>::Position) -> i32 {
         let me = position.side_to_move();
-        position.count(me) as i32 - position.count(me.other()) as i32
+        100 * (position.count(me) as i32 - position.count(me.other()) as i32)
+    }
+}
+
+impl Evaluate for Dama {
+    /// Men count 100, kings 250.
+    fn evaluate(position: &<Dama as Game>::Position) -> i32 {
+        let side = |color| {
+            let kings = position.count_kings(color) as i32;
+            100 * (position.count(color) as i32 - kings) + 250 * kings
+        };
+        let me = position.side_to_move();
+        side(me) - side(me.other())
     }
 }
 
