@@ -22,7 +22,8 @@
 //! - The king on the castle is captured by black on all four sides; next to the castle, by black
 //!   on its three other sides; elsewhere between the moving black soldier and a black soldier or
 //!   any camp square. The captured king stays on the board, as on the server; the game is over.
-//! - The king escapes (White wins) as soon as it lands on an edge square.
+//! - The king escapes (White wins) as soon as it lands on an edge square (a king parsed on the
+//!   edge has not escaped: the server decides it when the king moves there).
 //! - After each move, the new state (board, side to move) is compared with every state reached
 //!   after earlier moves since the last capture: the first repeat draws. The start position (or
 //!   a parsed one) is never in that list; a capture restarts it. States are compared by 64-bit

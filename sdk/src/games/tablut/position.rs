@@ -6,7 +6,7 @@ use std::fmt;
 
 use super::history::{keys_of, History, BLACK_KEYS, BLACK_TO_MOVE, KING_KEYS, WHITE_KEYS};
 use super::moves::Move;
-use super::square::{Bitboard, Square, CASTLE, EDGE, FULL};
+use super::square::{Bitboard, Square, CASTLE};
 use crate::{Color, Outcome};
 
 /// What stands on a square.
@@ -63,8 +63,8 @@ pub struct Position {
     pub(super) ply: u32,
     /// Zobrist hash of the board and the side to move.
     pub(super) hash: u64,
-    /// An ending the board alone cannot show: the king captured (it stays on the board, as in
-    /// the reference server) or a repeated state.
+    /// The ending decided by the last move: the king's escape or capture (the captured king
+    /// stays on the board, as on the reference server) or a repeated state.
     pub(super) result: Option<Outcome>,
     pub(super) history: History,
 }
@@ -196,11 +196,11 @@ impl Position {
         Bitboard::from_bits(after.victims(mv.to.index(), self.side).0)
     }
 
-    /// The game is over by a result recorded by a move, by a missing king or by a king on the
-    /// edge (the cases that do not need move generation).
+    /// The game is over by the last move's result or for want of a king (the endings that do
+    /// not need move generation).
     #[inline]
     pub(super) const fn is_decided(&self) -> bool {
-        self.result.is_some() || self.king & !EDGE & FULL == 0
+        self.result.is_some() || self.king == 0
     }
 
     /// The pieces the side to move may move.

@@ -121,6 +121,9 @@ impl crate::Position for Position {
         }
         if king_captured {
             self.result = Some(Outcome::win(Color::Black, EndReason::KingCaptured));
+        } else if self.king & mv.to.bitboard().bits() & EDGE != 0 {
+            // Decided when the king lands there: a king parsed on the edge plays on.
+            self.result = Some(Outcome::win(Color::White, EndReason::KingEscaped));
         }
         self.side = side.other();
         self.hash ^= super::history::BLACK_TO_MOVE;
@@ -128,14 +131,13 @@ impl crate::Position for Position {
         self.record(victims != 0);
     }
 
-    /// The king's capture or escape first, then a repetition, then a side without moves.
+    /// The king's escape or capture by the last move first, then a repetition, then a side
+    /// without moves. (A board built without a king counts as won by Black.)
     fn outcome(&self) -> Option<Outcome> {
         if let Some(result) = self.result {
             Some(result)
         } else if self.king == 0 {
             Some(Outcome::win(Color::Black, EndReason::KingCaptured))
-        } else if self.king & EDGE != 0 {
-            Some(Outcome::win(Color::White, EndReason::KingEscaped))
         } else if !self.has_moves() {
             Some(Outcome::win(self.side.other(), EndReason::NoLegalMove))
         } else {
@@ -337,16 +339,28 @@ mod tests {
     }
 
     #[test]
-    fn the_board_decides_without_a_move() {
-        let escaped = pos(
-            "OOOOOOOOO/OOOOOOOOO/KOOOOOOOO/OOOOOOOOO/OOOOTOOOO/OOOOOOOOO/OOOOOOOOO/OOOOOOOOO/OOOOOOOOB - B",
+    fn the_escape_is_decided_when_the_king_lands() {
+        // A king parsed on the edge has not escaped yet (the server checks only the move).
+        let mut edge = pos(
+            "OOOOOOOOO/OOOOOOOOO/KOOOOOOOO/OOOOOOOOO/OOOOTOOOO/OOOOOOOOO/OOOOOOOOO/OOOOOOOOO/OOOOOOOOB - W",
         );
+        assert_eq!(edge.outcome(), None);
+        edge.play(mv("a3-b3")).unwrap();
+        assert_eq!(edge.outcome(), None);
+        edge.play(mv("i9-i8")).unwrap();
+        edge.play(mv("b3-b1")).unwrap();
         assert_eq!(
-            escaped.outcome(),
+            edge.outcome(),
             Some(Outcome::win(Color::White, EndReason::KingEscaped))
         );
-        assert!(escaped.legal_moves().is_empty());
-        assert_eq!(escaped.perft(2), 0);
+        assert!(edge.legal_moves().is_empty());
+        assert_eq!(edge.perft(2), 0);
+        // Parsed again, the same board plays on.
+        assert_eq!(pos(&edge.to_string()).outcome(), None);
+    }
+
+    #[test]
+    fn a_board_without_a_king_is_won_by_black() {
         let mut kingless = Position::empty();
         kingless.set_cell("c3".parse().unwrap(), Cell::Black);
         assert_eq!(
