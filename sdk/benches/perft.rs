@@ -6,6 +6,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use tavola_sdk::games::ataxx::{Ataxx, Move};
+use tavola_sdk::games::tablut::{self, Tablut};
 use tavola_sdk::{Game, Position};
 
 /// Ataxx positions for the move-generation benchmark: name and FEN.
@@ -53,5 +54,58 @@ fn ataxx_movegen(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, ataxx_perft, ataxx_movegen);
+/// Tablut positions for the move-generation benchmark: name and position text.
+const TABLUT_POSITIONS: &[(&str, &str)] = &[
+    (
+        "start",
+        "OOOBBBOOO/OOOOBOOOO/OOOOWOOOO/BOOOWOOOB/BBWWKWWBB/BOOOWOOOB/OOOOWOOOO/OOOOBOOOO/OOOBBBOOO - W",
+    ),
+    (
+        "midgame",
+        "OOOBBOOOO/OOOOBOOOO/OOBOWOOOO/BOOOOOOWB/BBWWTOWBB/BOOKWOOOB/OOOOWOBOO/OOOOBOOOO/OOOBBOOOO - B",
+    ),
+    (
+        "open",
+        "OOOOBOOOO/OOOOOOOOO/OOWOOOBOO/BOOOOOOOO/OOOOTOOOB/OOKOOOOOO/OOOOOOWOO/OBOOOOOOO/OOOBOOOOO - W",
+    ),
+];
+
+fn tablut_perft(c: &mut Criterion) {
+    let start = Tablut::start(None).expect("the default variant exists");
+    let mut group = c.benchmark_group("tablut_perft");
+    group.sample_size(10);
+    for depth in [3, 4] {
+        let nodes = start.perft(depth);
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_with_input(BenchmarkId::new("start", depth), &depth, |b, &depth| {
+            b.iter(|| black_box(&start).perft(depth));
+        });
+    }
+    group.finish();
+}
+
+fn tablut_movegen(c: &mut Criterion) {
+    let mut group = c.benchmark_group("tablut_movegen");
+    let mut moves: Vec<tablut::Move> = Vec::with_capacity(256);
+    for &(name, text) in TABLUT_POSITIONS {
+        let position = Tablut::parse_position(text, None).expect("benchmark positions are valid");
+        group.throughput(Throughput::Elements(position.legal_moves().len() as u64));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                moves.clear();
+                black_box(&position).generate_moves(&mut moves);
+                moves.len()
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    ataxx_perft,
+    ataxx_movegen,
+    tablut_perft,
+    tablut_movegen
+);
 criterion_main!(benches);

@@ -28,13 +28,13 @@ impl Position {
         };
         let mut victims = 0;
         let mut king_captured = false;
-        for dir in 0..4 {
-            let next = STEP[dir][to];
+        for step in &STEP {
+            let next = step[to];
             if next == NONE {
                 continue;
             }
             let next_bit = 1u128 << next;
-            let beyond = STEP[dir][usize::from(next)];
+            let beyond = step[usize::from(next)];
             if enemies & next_bit != 0 && beyond != NONE && anvils & (1 << beyond) != 0 {
                 victims |= next_bit;
             }
