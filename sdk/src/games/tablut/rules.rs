@@ -185,12 +185,17 @@ impl crate::Position for Position {
         out.push_str("   a b c d e f g h i\n");
         let _ = write!(
             out,
-            "{} to move; white {} + king, black {}; ply {}; {} states since the last capture",
+            "{} to move; white {} + king, black {}; ply {}; {} state{} since the last capture",
             self.side,
             self.count_soldiers(Color::White),
             self.count_soldiers(Color::Black),
             self.ply,
             self.states_since_capture(),
+            if self.states_since_capture() == 1 {
+                ""
+            } else {
+                "s"
+            },
         );
         out
     }
@@ -386,5 +391,10 @@ mod tests {
             moved.play(mv(text)).unwrap();
         }
         assert!(moved.pretty().lines().nth(5).unwrap().contains("W W # W W"));
+        let mut one = pos(START);
+        one.play(mv("e4-h4")).unwrap();
+        assert!(one
+            .pretty()
+            .ends_with("ply 1; 1 state since the last capture"));
     }
 }
