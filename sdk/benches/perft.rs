@@ -1,15 +1,16 @@
-//! Rules-engine benchmarks: perft (nodes per second) and move generation alone.
+//! Rules-engine benchmarks, one group pair per game: perft from the start (throughput in nodes, so
+//! criterion reports nodes per second) and move generation alone on a few positions.
 //!
-//! Run with `cargo bench -p tavola-sdk --bench perft`.
+//! Run with `cargo bench -p tavola-sdk --bench perft`, or `-- dama` for one game.
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use tavola_sdk::games::ataxx::{Ataxx, Move};
-use tavola_sdk::games::dama::{self, Dama};
+use tavola_sdk::games::ataxx::Ataxx;
+use tavola_sdk::games::dama::Dama;
+use tavola_sdk::games::tablut::Tablut;
 use tavola_sdk::{Game, Position};
 
-/// Ataxx positions for the move-generation benchmark: name and FEN.
 const ATAXX_POSITIONS: &[(&str, &str)] = &[
     ("start", "x5o/7/7/7/7/7/o5x x 0 1"),
     ("gaps", "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"),
@@ -23,38 +24,6 @@ const ATAXX_POSITIONS: &[(&str, &str)] = &[
     ),
 ];
 
-fn ataxx_perft(c: &mut Criterion) {
-    let start = Ataxx::start(None).expect("the default variant exists");
-    let mut group = c.benchmark_group("ataxx_perft");
-    group.sample_size(10);
-    for depth in [4, 5] {
-        let nodes = start.perft(depth);
-        group.throughput(Throughput::Elements(nodes));
-        group.bench_with_input(BenchmarkId::new("start", depth), &depth, |b, &depth| {
-            b.iter(|| black_box(&start).perft(depth));
-        });
-    }
-    group.finish();
-}
-
-fn ataxx_movegen(c: &mut Criterion) {
-    let mut group = c.benchmark_group("ataxx_movegen");
-    let mut moves: Vec<Move> = Vec::with_capacity(256);
-    for &(name, fen) in ATAXX_POSITIONS {
-        let position = Ataxx::parse_position(fen, None).expect("benchmark positions are valid");
-        group.throughput(Throughput::Elements(position.legal_moves().len() as u64));
-        group.bench_function(name, |b| {
-            b.iter(|| {
-                moves.clear();
-                black_box(&position).generate_moves(&mut moves);
-                moves.len()
-            });
-        });
-    }
-    group.finish();
-}
-
-/// Dama positions for the move-generation benchmark: name and PDN FEN.
 const DAMA_POSITIONS: &[(&str, &str)] = &[
     ("start", "W:W21-32:B1-12"),
     (
@@ -68,11 +37,27 @@ const DAMA_POSITIONS: &[(&str, &str)] = &[
     ("kings", "W:WK1,K10,K19,K28:BK4,K13,K22,K31"),
 ];
 
-fn dama_perft(c: &mut Criterion) {
-    let start = Dama::start(None).expect("the default variant exists");
-    let mut group = c.benchmark_group("dama_perft");
+const TABLUT_POSITIONS: &[(&str, &str)] = &[
+    (
+        "start",
+        "OOOBBBOOO/OOOOBOOOO/OOOOWOOOO/BOOOWOOOB/BBWWKWWBB/BOOOWOOOB/OOOOWOOOO/OOOOBOOOO/OOOBBBOOO - W",
+    ),
+    (
+        "midgame",
+        "OOOBBOOOO/OOOOBOOOO/OOBOWOOOO/BOOOOOOWB/BBWWTOWBB/BOOKWOOOB/OOOOWOBOO/OOOOBOOOO/OOOBBOOOO - B",
+    ),
+    (
+        "open",
+        "OOOOBOOOO/OOOOOOOOO/OOWOOOBOO/BOOOOOOOO/OOOOTOOOB/OOKOOOOOO/OOOOOOWOO/OBOOOOOOO/OOOBOOOOO - W",
+    ),
+];
+
+/// Perft from `G`'s start at each of `depths`.
+fn perft<G: Game>(c: &mut Criterion, depths: &[u32]) {
+    let start = G::start(None).expect("the default variant exists");
+    let mut group = c.benchmark_group(format!("{}_perft", G::NAME));
     group.sample_size(10);
-    for depth in [7, 8] {
+    for &depth in depths {
         let nodes = start.perft(depth);
         group.throughput(Throughput::Elements(nodes));
         group.bench_with_input(BenchmarkId::new("start", depth), &depth, |b, &depth| {
@@ -82,11 +67,12 @@ fn dama_perft(c: &mut Criterion) {
     group.finish();
 }
 
-fn dama_movegen(c: &mut Criterion) {
-    let mut group = c.benchmark_group("dama_movegen");
-    let mut moves: Vec<dama::Move> = Vec::with_capacity(64);
-    for &(name, fen) in DAMA_POSITIONS {
-        let position = Dama::parse_position(fen, None).expect("benchmark positions are valid");
+/// Move generation alone on each named position (throughput in moves).
+fn movegen<G: Game>(c: &mut Criterion, positions: &[(&str, &str)]) {
+    let mut group = c.benchmark_group(format!("{}_movegen", G::NAME));
+    let mut moves: Vec<G::Move> = Vec::with_capacity(256);
+    for &(name, text) in positions {
+        let position = G::parse_position(text, None).expect("benchmark positions are valid");
         group.throughput(Throughput::Elements(position.legal_moves().len() as u64));
         group.bench_function(name, |b| {
             b.iter(|| {
@@ -99,11 +85,20 @@ fn dama_movegen(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(
-    benches,
-    ataxx_perft,
-    ataxx_movegen,
-    dama_perft,
-    dama_movegen
-);
+fn ataxx(c: &mut Criterion) {
+    perft::<Ataxx>(c, &[4, 5]);
+    movegen::<Ataxx>(c, ATAXX_POSITIONS);
+}
+
+fn dama(c: &mut Criterion) {
+    perft::<Dama>(c, &[7, 8]);
+    movegen::<Dama>(c, DAMA_POSITIONS);
+}
+
+fn tablut(c: &mut Criterion) {
+    perft::<Tablut>(c, &[3, 4]);
+    movegen::<Tablut>(c, TABLUT_POSITIONS);
+}
+
+criterion_group!(benches, ataxx, dama, tablut);
 criterion_main!(benches);

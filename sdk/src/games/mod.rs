@@ -4,6 +4,11 @@ use crate::Game;
 
 pub mod ataxx;
 pub mod dama;
+pub mod tablut;
 
 /// The names of every game Tavola knows, as used by `--game`.
-pub const NAMES: &[&str] = &[<ataxx::Ataxx as Game>::NAME, <dama::Dama as Game>::NAME];
+pub const NAMES: &[&str] = &[
+    <ataxx::Ataxx as Game>::NAME,
+    <tablut::Tablut as Game>::NAME,
+    <dama::Dama as Game>::NAME,
+];

@@ -1,0 +1,222 @@
+//! Zobrist keys and the repetition history: the hashes of the states reached since the last
+//! capture, cheap to clone.
+//!
+//! The newest hashes live inline in the position; every 16 states they move into an `Arc`-shared
+//! chunk, so cloning a position copies at most 16 hashes and bumps one reference count, however
+//! long the history. A small Bloom filter answers most "seen before?" questions without a scan.
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use super::square::SQUARES;
+
+/// SplitMix64: a fixed, well-mixed sequence for the Zobrist keys.
+const fn splitmix64(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Zobrist keys: `ZOBRIST[kind][square]`, kind 0 a white soldier, 1 a black soldier, 2 the king.
+pub(super) const ZOBRIST: [[u64; SQUARES]; 3] = {
+    let mut keys = [[0; SQUARES]; 3];
+    let mut kind = 0;
+    while kind < 3 {
+        let mut sq = 0;
+        while sq < SQUARES {
+            keys[kind][sq] =
+                splitmix64(((kind * SQUARES + sq) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            sq += 1;
+        }
+        kind += 1;
+    }
+    keys
+};
+/// Kind index of a white soldier in [`ZOBRIST`].
+pub(super) const WHITE_KEYS: usize = 0;
+/// Kind index of a black soldier in [`ZOBRIST`].
+pub(super) const BLACK_KEYS: usize = 1;
+/// Kind index of the king in [`ZOBRIST`].
+pub(super) const KING_KEYS: usize = 2;
+/// Added to the hash when Black is to move.
+pub(super) const BLACK_TO_MOVE: u64 = splitmix64(0xB1AC_2024_7AB1_0700);
+
+/// The XOR of the keys of every piece in `bits` of one kind.
+pub(super) fn keys_of(kind: usize, mut bits: u128) -> u64 {
+    let mut hash = 0;
+    while bits != 0 {
+        hash ^= ZOBRIST[kind][bits.trailing_zeros() as usize];
+        bits &= bits - 1;
+    }
+    hash
+}
+
+/// Hashes kept inline before they move to a shared chunk.
+const INLINE: usize = 16;
+
+/// A full block of older hashes, shared between the positions that descend from it.
+struct Chunk {
+    hashes: [u64; INLINE],
+    older: Option<Arc<Chunk>>,
+}
+
+impl Drop for Chunk {
+    /// Frees a long chain without recursing once per chunk (a deep recursion could overflow
+    /// the stack after a very long capture-free game).
+    fn drop(&mut self) {
+        let mut next = self.older.take();
+        while let Some(chunk) = next {
+            next = match Arc::try_unwrap(chunk) {
+                Ok(mut chunk) => chunk.older.take(),
+                Err(_) => None,
+            };
+        }
+    }
+}
+
+/// The hashes of the states reached since the last capture, oldest first.
+#[derive(Clone)]
+pub(super) struct History {
+    recent: [u64; INLINE],
+    recent_len: u8,
+    len: u32,
+    /// Bit `hash >> 57` of every hash held: a miss here means "never seen".
+    bloom: u128,
+    older: Option<Arc<Chunk>>,
+}
+
+impl History {
+    /// No hashes.
+    pub(super) const fn new() -> History {
+        History {
+            recent: [0; INLINE],
+            recent_len: 0,
+            len: 0,
+            bloom: 0,
+            older: None,
+        }
+    }
+
+    /// The number of hashes held.
+    pub(super) const fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Forgets everything (after a capture).
+    pub(super) fn clear(&mut self) {
+        *self = History::new();
+    }
+
+    /// Appends a hash.
+    pub(super) fn push(&mut self, hash: u64) {
+        if usize::from(self.recent_len) == INLINE {
+            let chunk = Chunk {
+                hashes: self.recent,
+                older: self.older.take(),
+            };
+            self.older = Some(Arc::new(chunk));
+            self.recent = [0; INLINE];
+            self.recent_len = 0;
+        }
+        self.recent[usize::from(self.recent_len)] = hash;
+        self.recent_len += 1;
+        self.len = self.len.saturating_add(1);
+        self.bloom |= 1 << (hash >> 57);
+    }
+
+    /// Whether `hash` is held.
+    pub(super) fn contains(&self, hash: u64) -> bool {
+        self.bloom & (1 << (hash >> 57)) != 0 && self.iter().any(|h| h == hash)
+    }
+
+    /// The hashes, newest first.
+    fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        let recent = self.recent[..usize::from(self.recent_len)].iter().rev();
+        let chunks = std::iter::successors(self.older.as_deref(), |c| c.older.as_deref());
+        recent
+            .copied()
+            .chain(chunks.flat_map(|c| c.hashes.iter().rev().copied()))
+    }
+}
+
+impl PartialEq for History {
+    fn eq(&self, other: &History) -> bool {
+        self.len == other.len && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for History {}
+
+impl Hash for History {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.len.hash(state);
+        for hash in self.iter() {
+            hash.hash(state);
+        }
+    }
+}
+
+impl fmt::Debug for History {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "History({} states)", self.len)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_distinct() {
+        let mut all: Vec<u64> = ZOBRIST.iter().flatten().copied().collect();
+        all.push(BLACK_TO_MOVE);
+        let count = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), count);
+        assert_eq!(keys_of(KING_KEYS, 0b101), ZOBRIST[2][0] ^ ZOBRIST[2][2]);
+        assert_eq!(keys_of(WHITE_KEYS, 0), 0);
+        assert_ne!(ZOBRIST[BLACK_KEYS][3], 0);
+    }
+
+    #[test]
+    fn push_contains_and_share() {
+        let mut history = History::new();
+        let hashes: Vec<u64> = (1..=100u64).map(splitmix64).collect();
+        for (i, &h) in hashes.iter().enumerate() {
+            assert!(!history.contains(h));
+            history.push(h);
+            assert_eq!(history.len(), i + 1);
+            if i == 40 {
+                // A clone shares the old chunks and diverges from here on.
+                let mut branch = history.clone();
+                branch.push(7);
+                assert!(branch.contains(7) && branch.contains(hashes[0]));
+                assert_ne!(branch, history);
+            }
+        }
+        assert!(hashes.iter().all(|&h| history.contains(h)));
+        assert!(!history.contains(splitmix64(0)));
+        let newest_first: Vec<u64> = history.iter().collect();
+        assert_eq!(newest_first.len(), 100);
+        assert!(newest_first.iter().rev().eq(hashes.iter()));
+        let copy = history.clone();
+        assert_eq!(copy, history);
+        history.clear();
+        assert_eq!(history.len(), 0);
+        assert!(!history.contains(hashes[5]));
+        assert_eq!(history, History::new());
+    }
+
+    #[test]
+    fn a_long_history_drops_without_overflowing_the_stack() {
+        let mut history = History::new();
+        for h in 0..2_000_000u64 {
+            history.push(h);
+        }
+        assert_eq!(history.len(), 2_000_000);
+        drop(history);
+    }
+}

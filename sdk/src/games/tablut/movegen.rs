@@ -1,0 +1,147 @@
+//! Move generation, legality and perft on 128-bit bitboards.
+//!
+//! Each piece slides along four precomputed rays ([`RAYS`]) up to the first *blocker*: any piece,
+//! the castle (always: nothing passes or stops on it), and the camps for a piece standing outside
+//! them. A piece standing in a camp may cross camp squares but may not end on a camp square more
+//! than 5 squares away ([`FAR_CAMPS`]). Counting moves uses popcounts and builds no list.
+
+use super::moves::Move;
+use super::position::Position;
+use super::square::{Squares, CAMPS, CASTLE, EAST, FAR_CAMPS, NORTH, RAYS, SOUTH, WEST};
+
+/// The squares a piece on `from` can move to, with `occupied` the occupied squares.
+#[inline]
+pub(super) fn targets(from: usize, occupied: u128) -> u128 {
+    let in_camp = CAMPS & (1 << from) != 0;
+    let blockers = occupied | CASTLE | if in_camp { 0 } else { CAMPS };
+    let mut targets = 0;
+    // Towards higher indices: the squares below the lowest blocker (all of the ray if none).
+    for dir in [EAST, SOUTH] {
+        let ray = RAYS[dir][from];
+        let hit = ray & blockers;
+        targets |= ray & (hit & hit.wrapping_neg()).wrapping_sub(1);
+    }
+    // Towards lower indices: the squares above the highest blocker.
+    for dir in [WEST, NORTH] {
+        let ray = RAYS[dir][from];
+        let hit = ray & blockers;
+        targets |= if hit == 0 {
+            ray
+        } else {
+            ray & (u128::MAX << (128 - hit.leading_zeros()))
+        };
+    }
+    if in_camp {
+        targets &= !FAR_CAMPS[from];
+    }
+    targets
+}
+
+impl Position {
+    /// The number of legal moves, counted with popcounts (no move list); 0 when the game is over.
+    #[must_use]
+    pub fn count_moves(&self) -> u32 {
+        if self.is_decided() {
+            return 0;
+        }
+        let occupied = self.occupied().bits();
+        Squares::of(self.movers())
+            .map(|from| targets(from.index(), occupied).count_ones())
+            .sum()
+    }
+
+    /// Whether the side to move has a legal move, ignoring whether the game is already decided.
+    pub(super) fn has_moves(&self) -> bool {
+        let occupied = self.occupied().bits();
+        Squares::of(self.movers()).any(|from| targets(from.index(), occupied) != 0)
+    }
+
+    /// Appends the legal moves, by origin then destination (lowest index first).
+    pub(super) fn push_moves(&self, moves: &mut Vec<Move>) {
+        if self.is_decided() {
+            return;
+        }
+        let occupied = self.occupied().bits();
+        for from in Squares::of(self.movers()) {
+            let to = Squares::of(targets(from.index(), occupied));
+            moves.extend(to.map(|to| Move { from, to }));
+        }
+    }
+
+    /// Whether `mv` is legal; agrees with [`Position::push_moves`] for every move.
+    pub(super) fn check_legal(&self, mv: Move) -> bool {
+        !self.is_decided()
+            && self.movers() & mv.from.bitboard().bits() != 0
+            && targets(mv.from.index(), self.occupied().bits()) & mv.to.bitboard().bits() != 0
+    }
+
+    /// Perft with bulk counting: the last ply is counted with [`Position::count_moves`].
+    pub(super) fn fast_perft(&self, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            1 => u64::from(self.count_moves()),
+            _ => perft_inner(self, depth),
+        }
+    }
+}
+
+/// Perft for `depth >= 2`.
+fn perft_inner(position: &Position, depth: u32) -> u64 {
+    if position.is_decided() {
+        return 0;
+    }
+    let occupied = position.occupied().bits();
+    let mut nodes = 0;
+    for from in Squares::of(position.movers()) {
+        for to in Squares::of(targets(from.index(), occupied)) {
+            let mut child = position.clone();
+            crate::Position::play_unchecked(&mut child, Move { from, to });
+            nodes += if depth == 2 {
+                u64::from(child.count_moves())
+            } else {
+                perft_inner(&child, depth - 1)
+            };
+        }
+    }
+    nodes
+}
+
+/// Perft from the start, depths 1 to 5: computed by this engine, and by the naive model of
+/// `invariants.rs` up to depth 4 (`naive_perft_agrees`, `naive_perft_agrees_at_depth_4`).
+#[cfg(test)]
+pub(super) const START_PERFT: [u64; 5] = [56, 4_408, 248_456, 19_159_224, 1_074_150_880];
+
+#[cfg(test)]
+mod tests {
+    use super::super::Tablut;
+    use super::START_PERFT;
+    use crate::perft::perft;
+    use crate::{Game, Position as _};
+
+    #[test]
+    fn perft_from_the_start() {
+        let start = Tablut::start(None).unwrap();
+        for (depth, &expected) in (1..=3).zip(&START_PERFT) {
+            assert_eq!(start.perft(depth), expected, "depth {depth}");
+            assert_eq!(perft(&start, depth), expected, "generic, depth {depth}");
+        }
+        assert_eq!(start.perft(0), 1);
+    }
+
+    #[test]
+    #[ignore = "deep perft; run in release"]
+    fn perft_from_the_start_deep() {
+        let start = Tablut::start(None).unwrap();
+        for (depth, &expected) in (1..=5).zip(&START_PERFT).skip(3) {
+            let began = std::time::Instant::now();
+            assert_eq!(start.perft(depth), expected, "depth {depth}");
+            eprintln!("perft {depth}: {:?}", began.elapsed());
+        }
+    }
+
+    #[test]
+    fn count_moves_matches_generation() {
+        let start = Tablut::start(None).unwrap();
+        assert_eq!(start.count_moves() as usize, start.legal_moves().len());
+    }
+}
