@@ -19,6 +19,7 @@ use tavola::seat::{ParseSeatSpecError, SeatSpec};
 use tavola::text_ui::{self, GameSetup};
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::games::dama::Dama;
+use tavola_sdk::games::tablut::Tablut;
 use tavola_sdk::{perft, Game, Position};
 
 /// Exit code for an error of the user's input or the environment.
@@ -66,6 +67,8 @@ enum Command {
 enum GameName {
     /// Ataxx, 7x7 (variants: standard, attax).
     Ataxx,
+    /// Tablut, Ashton rules, 9x9 (variant: ashton).
+    Tablut,
     /// Dama, Italian draughts, 8x8 (variants: fid, school).
     Dama,
 }
@@ -76,6 +79,10 @@ macro_rules! with_game {
         match $name {
             GameName::Ataxx => {
                 type $g = Ataxx;
+                $body
+            }
+            GameName::Tablut => {
+                type $g = Tablut;
                 $body
             }
             GameName::Dama => {
