@@ -1,48 +1,93 @@
-//! A greedy Ataxx bot: it plays the move that converts the most enemy pieces.
+//! A greedy bot for every game: it wins at once when it can, and otherwise plays the move after
+//! which it is furthest ahead in material (ties go to the first such move).
 //!
-//! One step up from random: it looks at each legal move once and keeps the best by a simple rule.
-//! Ties go to a clone (which adds a piece instead of moving one), then to the first such move.
+//! One step up from random, and an example of one generic bot serving several games: the search is
+//! written once over the SDK's `Game` trait, and each game only says what its material is. In Ataxx
+//! that means the move converting the most pieces (a clone's new piece breaks ties).
 
-use tavola_sdk::games::ataxx::{Ataxx, Move, Position};
-use tavola_sdk::{Bot, BotError, Context, Position as _, SearchInfo, Setup};
+use tavola_sdk::games::ataxx::Ataxx;
+use tavola_sdk::games::dama::Dama;
+use tavola_sdk::games::tablut::Tablut;
+use tavola_sdk::{Bot, BotError, Color, Context, Game, Position, SearchInfo, Setup};
 
-/// The greedy player.
-pub struct GreedyBot;
+/// What a game counts as material, in hundredths of a piece.
+pub trait Material: Game {
+    /// The material of `color` in `position`.
+    fn material(position: &Self::Position, color: Color) -> i32;
+}
 
-impl Bot for GreedyBot {
-    type Game = Ataxx;
+impl Material for Ataxx {
+    fn material(position: &<Ataxx as Game>::Position, color: Color) -> i32 {
+        100 * position.count(color) as i32
+    }
+}
+
+impl Material for Tablut {
+    // Black has twice as many soldiers as White: each is worth half as much.
+    fn material(position: &<Tablut as Game>::Position, color: Color) -> i32 {
+        let per_soldier = if color == Color::White { 100 } else { 50 };
+        per_soldier * position.count_soldiers(color) as i32
+    }
+}
+
+impl Material for Dama {
+    // A king is worth about two and a half men.
+    fn material(position: &<Dama as Game>::Position, color: Color) -> i32 {
+        let kings = position.count_kings(color) as i32;
+        100 * (position.count(color) as i32 - kings) + 250 * kings
+    }
+}
+
+/// The greedy player of game `G`.
+pub struct Greedy<G: Game> {
+    moves: Vec<G::Move>,
+}
+
+impl<G: Material> Bot for Greedy<G> {
+    type Game = G;
 
     fn new(_setup: &Setup<'_>) -> Result<Self, BotError> {
-        Ok(GreedyBot)
+        Ok(Greedy { moves: Vec::new() })
     }
 
-    fn choose_move(&mut self, position: &Position, ctx: &Context<'_>) -> Result<Move, BotError> {
-        // The gain of a move: pieces converted, plus one for a clone's new piece.
-        let gain = |mv: &Move| position.converts(*mv) + u32::from(matches!(mv, Move::Clone(_)));
-        let moves = position.legal_moves();
-        // `max_by_key` keeps the last of equal moves; reversing makes it the first.
-        let best = moves
-            .iter()
-            .rev()
-            .copied()
-            .max_by_key(|mv| (gain(mv), matches!(mv, Move::Clone(_))))
-            .ok_or_else(|| BotError::from("no legal move"))?;
-        // Tell the host what we found; the GUI shows it while a bot thinks.
+    fn choose_move(
+        &mut self,
+        position: &G::Position,
+        ctx: &Context<'_>,
+    ) -> Result<G::Move, BotError> {
+        let me = position.side_to_move();
+        self.moves.clear();
+        position.generate_moves(&mut self.moves);
+        let mut best: Option<(G::Move, i32)> = None;
+        for &mv in &self.moves {
+            let mut next = position.clone();
+            next.play_unchecked(mv);
+            let score = match next.outcome() {
+                Some(outcome) if outcome.winner == Some(me) => i32::MAX,
+                Some(outcome) if outcome.winner.is_some() => i32::MIN + 1,
+                _ => G::material(&next, me) - G::material(&next, me.other()),
+            };
+            if best.is_none_or(|(_, s)| score > s) {
+                best = Some((mv, score));
+            }
+        }
+        let (mv, score) = best.ok_or("no legal move")?;
+        // Tell the host what we found; the GUI and `tavola play` show it.
         ctx.report(&SearchInfo {
             depth: 1,
-            nodes: moves.len() as u64,
-            score: Some(100 * gain(&best) as i32),
-            pv: best.to_string(),
+            nodes: self.moves.len() as u64,
+            score: Some(score.clamp(-100_000, 100_000)),
+            pv: mv.to_string(),
             ..SearchInfo::default()
         });
-        log::debug!("greedy plays {best} (gain {})", gain(&best));
-        Ok(best)
+        log::debug!("greedy plays {mv} (score {score})");
+        Ok(mv)
     }
 }
 
 tavola_sdk::export_bot! {
     name: "greedy",
     author: "The Tavola authors",
-    description: "Plays the Ataxx move that converts the most pieces",
-    bots: [GreedyBot],
+    description: "Wins at once when it can, else takes the most material",
+    bots: [Greedy<Ataxx>, Greedy<Tablut>, Greedy<Dama>],
 }

@@ -7,6 +7,8 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use tavola_sdk::games::ataxx::Ataxx;
+use tavola_sdk::games::dama::Dama;
+use tavola_sdk::games::tablut::Tablut;
 use tavola_sdk::{Bot, BotError, Context, Game, Position, Setup};
 
 /// A random player for any game `G`: one generic type serves every game the library exports.
@@ -47,5 +49,5 @@ tavola_sdk::export_bot! {
     name: "random",
     author: "The Tavola authors",
     description: "Plays a uniformly random legal move",
-    bots: [RandomBot<Ataxx>],
+    bots: [RandomBot<Ataxx>, RandomBot<Tablut>, RandomBot<Dama>],
 }
