@@ -10,9 +10,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::{bail, Context as _};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use tavola::builtin::Evaluate;
+use tavola::gui::{self, GameKind, GuiOptions};
 use tavola::referee::Settings;
 use tavola::seat::plugin::{Library, LoadError};
-use tavola::seat::{ParseSeatSpecError, SeatSpec};
+use tavola::seat::{ParseSeatSpecError, SeatKind, SeatSpec};
 use tavola::text_ui::{self, GameSetup};
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::{perft, Game, Position};
@@ -33,9 +34,48 @@ const EXIT_BOT: u8 = 3;
                   (a cdylib built with tavola-sdk), optionally followed by :key=value,... options.\n\
                   Exit codes: 0 done, 1 error, 2 bad command line, 3 a bot library cannot be used."
 )]
+#[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    #[command(flatten)]
+    window: WindowArgs,
+}
+
+/// `tavola` without a subcommand: the window. With a player flag it opens straight into the game,
+/// else on the start screen.
+#[derive(Debug, Args)]
+struct WindowArgs {
+    /// The game.
+    #[arg(long, short, value_enum)]
+    game: Option<GameName>,
+    /// The variant (rule set); the game's default if omitted.
+    #[arg(long)]
+    variant: Option<String>,
+    /// White's player (opens the game straight away; an omitted colour is the built-in bot).
+    #[arg(long)]
+    white: Option<SeatSpec>,
+    /// Black's player (see --white).
+    #[arg(long)]
+    black: Option<SeatSpec>,
+    /// Seconds per player for the whole game; 0 for no clock.
+    #[arg(long = "time", short = 't', default_value = "300", value_name = "SECONDS", value_parser = seconds)]
+    time: Duration,
+    /// Seconds added to a player's clock after each of their moves.
+    #[arg(long = "inc", default_value = "0", value_name = "SECONDS", value_parser = seconds)]
+    increment: Duration,
+    /// Start from this position (in the game's position text) instead of the start.
+    #[arg(long)]
+    position: Option<String>,
+    /// Seed for every random choice.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Close the window after this many frames and print frame-time statistics (tests).
+    #[arg(long, hide = true)]
+    frames: Option<u64>,
+    /// With --frames: save the last frame as a PNG (tests).
+    #[arg(long, hide = true, value_name = "PNG")]
+    screenshot: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -72,7 +112,7 @@ macro_rules! with_game {
 
 #[derive(Debug, Args)]
 struct PlayArgs {
-    /// Play in the terminal, without a window (the only mode of this build).
+    /// Play in the terminal, without a window (else the window opens on this game).
     #[arg(long)]
     headless: bool,
     /// The game.
@@ -154,10 +194,21 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        None => bail!(
-            "the game window is not part of this build yet; play in the terminal with \
-             `tavola play --headless` (see `tavola --help`)"
-        ),
+        None => window(cli.window),
+        Some(Command::Play(args)) if !args.headless => {
+            let setup = game_setup(
+                args.variant.clone(),
+                args.position.clone(),
+                [args.white.clone(), args.black.clone()],
+                args.time,
+                args.increment,
+                args.seed,
+            );
+            gui::run(GuiOptions {
+                game: Some((game_kind(args.game), setup)),
+                ..GuiOptions::default()
+            })
+        }
         Some(Command::Play(args)) => {
             with_game!(args.game, G => play::<G>(&args))
         }
@@ -177,23 +228,78 @@ fn seconds(text: &str) -> Result<Duration, String> {
         .ok_or_else(|| format!("expected a number of seconds, 0 or more (got {text:?})"))
 }
 
-fn play<G: Evaluate>(args: &PlayArgs) -> anyhow::Result<ExitCode> {
-    let time = args.time;
-    let seed = args.seed.unwrap_or_else(|| {
+/// The setup of one game from the command line's values.
+fn game_setup(
+    variant: Option<String>,
+    position: Option<String>,
+    players: [SeatSpec; 2],
+    time: Duration,
+    increment: Duration,
+    seed: Option<u64>,
+) -> GameSetup {
+    let seed = seed.unwrap_or_else(|| {
         SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
     });
-    let setup = GameSetup {
-        variant: args.variant.clone(),
-        position: args.position.clone(),
-        players: [args.white.clone(), args.black.clone()],
+    GameSetup {
+        variant,
+        position,
+        players,
         settings: Settings {
             time: (!time.is_zero()).then_some(time),
-            increment: args.increment,
+            increment,
         },
         seed,
-    };
+    }
+}
+
+fn game_kind(game: GameName) -> GameKind {
+    match game {
+        GameName::Ataxx => GameKind::Ataxx,
+    }
+}
+
+/// `tavola [--game G --white P --black P ...]`: the window.
+fn window(args: WindowArgs) -> anyhow::Result<ExitCode> {
+    let straight = args.white.is_some() || args.black.is_some();
+    let game = straight.then(|| {
+        let builtin = || SeatSpec {
+            kind: SeatKind::Builtin,
+            options: Vec::new(),
+        };
+        let setup = game_setup(
+            args.variant.clone(),
+            args.position.clone(),
+            [
+                args.white.clone().unwrap_or_else(builtin),
+                args.black.clone().unwrap_or_else(builtin),
+            ],
+            args.time,
+            args.increment,
+            args.seed,
+        );
+        (game_kind(args.game.unwrap_or(GameName::Ataxx)), setup)
+    });
+    if args.screenshot.is_some() && args.frames.is_none() {
+        bail!("--screenshot needs --frames N");
+    }
+    gui::run(GuiOptions {
+        game,
+        frames: args.frames,
+        screenshot: args.screenshot,
+    })
+}
+
+fn play<G: Evaluate>(args: &PlayArgs) -> anyhow::Result<ExitCode> {
+    let setup = game_setup(
+        args.variant.clone(),
+        args.position.clone(),
+        [args.white.clone(), args.black.clone()],
+        args.time,
+        args.increment,
+        args.seed,
+    );
     text_ui::play::<G>(&setup, args.quiet)?;
     Ok(ExitCode::SUCCESS)
 }
