@@ -124,7 +124,7 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
         window_width: 1280,
         window_height: 800,
         window_resizable: true,
-        sample_count: 4,
+        sample_count: 1,
         ..Default::default()
     };
     let default_hook = std::panic::take_hook();

@@ -406,3 +406,132 @@ pub fn result_line(result: &GameResult) -> String {
         format!("{headline}: {reason}")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use tavola_sdk::games::ataxx::{Ataxx, Move};
+
+    use super::*;
+
+    fn setup(white: &str, black: &str, seconds: Option<u64>) -> GameSetup {
+        GameSetup {
+            variant: None,
+            position: None,
+            players: [white.parse().unwrap(), black.parse().unwrap()],
+            settings: crate::referee::Settings {
+                time: seconds.map(Duration::from_secs),
+                increment: Duration::ZERO,
+            },
+            seed: 7,
+        }
+    }
+
+    /// Runs `session` until `done` or a few seconds pass, as frames would.
+    fn run_until(session: &mut Session<Ataxx>, now: &mut f64, done: impl Fn(&Session<Ataxx>) -> bool) {
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        while !done(session) && std::time::Instant::now() < deadline {
+            *now += 1.0;
+            session.update(*now);
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert!(done(session), "timed out: {session:?}");
+    }
+
+    #[test]
+    fn bots_play_a_whole_game_frame_by_frame() {
+        let mut session = Session::<Ataxx>::new(&setup("random", "random", None)).unwrap();
+        let mut now = 0.0;
+        run_until(&mut session, &mut now, |s| s.result().is_some());
+        let result = session.result().unwrap();
+        assert_eq!(result.termination, Termination::Normal);
+        assert_eq!(session.moves().len() + 1, session.history.len());
+        assert_eq!(session.position_at(session.moves().len()), session.position());
+        assert_eq!(session.undo_target(), None, "no person: nothing to take back");
+    }
+
+    #[test]
+    fn a_person_moves_with_clicks_and_the_bot_answers() {
+        let mut session = Session::<Ataxx>::new(&setup("human", "random", Some(60))).unwrap();
+        assert_eq!(session.player(Color::White).kind, "human");
+        let mut now = 0.0;
+        session.update(now);
+        assert_eq!(session.human_to_move(), Some(Color::White));
+        assert!(!session.play_human(Move::Clone("d4".parse().unwrap()), now), "illegal");
+        assert!(session.play_human(Move::Clone("b6".parse().unwrap()), now));
+        assert_eq!(session.human_to_move(), None);
+        run_until(&mut session, &mut now, |s| s.moves().len() == 2);
+        assert_eq!(session.human_to_move(), Some(Color::White));
+        // Undo goes back to the person's previous turn: both moves taken back.
+        assert_eq!(session.undo_target(), Some(0));
+        assert!(session.undo(now));
+        assert!(session.moves().is_empty());
+        assert_eq!(session.position(), &Ataxx::start(None).unwrap());
+        session.update(now);
+        assert_eq!(session.human_to_move(), Some(Color::White));
+    }
+
+    #[test]
+    fn undo_while_the_bot_thinks_discards_its_answer() {
+        let mut session = Session::<Ataxx>::new(&setup("human", "builtin:depth=4", None)).unwrap();
+        let now = 0.0;
+        session.update(now);
+        assert!(session.play_human(Move::Clone("b6".parse().unwrap()), now));
+        session.update(now);
+        assert!(session.undo(now));
+        assert!(session.moves().is_empty());
+        for _ in 0..200 {
+            session.update(now);
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        assert!(session.moves().is_empty(), "the old answer was not taken");
+        assert_eq!(session.human_to_move(), Some(Color::White));
+    }
+
+    #[test]
+    fn a_person_out_of_time_loses_on_time() {
+        let mut session = Session::<Ataxx>::new(&setup("human", "random", Some(0))).unwrap();
+        // Zero seconds is untimed on the command line; build a tiny clock by hand.
+        session.referee = Referee::new(
+            Ataxx::start(None).unwrap(),
+            crate::referee::Settings {
+                time: Some(Duration::from_millis(1)),
+                increment: Duration::ZERO,
+            },
+        );
+        session.update(0.0);
+        std::thread::sleep(Duration::from_millis(5));
+        session.update(1.0);
+        let result = session.result().expect("over");
+        assert_eq!(result_line(result), "Black wins on time");
+    }
+
+    #[test]
+    fn hints_are_legal_moves_of_the_current_position() {
+        let mut session = Session::<Ataxx>::new(&setup("human", "human", None)).unwrap();
+        session.ask_hint();
+        let mut now = 0.0;
+        run_until(&mut session, &mut now, |s| s.hint().is_some());
+        let hint = session.hint().unwrap();
+        assert!(session.position().is_legal(hint));
+        assert!(session.play_human(hint, now));
+        assert_eq!(session.hint(), None, "a hint belongs to its position");
+        // Two people: undo takes back one ply.
+        assert_eq!(session.undo_target(), Some(0));
+    }
+
+    #[test]
+    fn results_read_as_words() {
+        let result = GameResult {
+            winner: Some(Color::White),
+            termination: Termination::Normal,
+            reason: "no pieces left".to_owned(),
+        };
+        assert_eq!(result_line(&result), "White wins: no pieces left");
+        let draw = GameResult {
+            winner: None,
+            termination: Termination::Normal,
+            reason: "move limit without progress".to_owned(),
+        };
+        assert_eq!(result_line(&draw), "Draw: move limit without progress");
+    }
+}

@@ -157,7 +157,7 @@ impl Theme {
     /// colour, `enabled` false greys it out.
     pub fn button(&self, rect: Rect, label: &str, style: ButtonStyle, size: f32) {
         let (fill, text) = match style {
-            ButtonStyle::Disabled => (alpha(RAISED, 0.5), alpha(MUTED, 0.6)),
+            ButtonStyle::Disabled => (rgb(0x1f1d1b), alpha(MUTED, 0.55)),
             ButtonStyle::Normal { hot: false } => (RAISED, TEXT),
             ButtonStyle::Normal { hot: true } => (HOVER, rgb(0xffffff)),
             ButtonStyle::Primary { hot } => {

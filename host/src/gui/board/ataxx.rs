@@ -378,7 +378,8 @@ mod tests {
         let start = position("x5o/7/7/7/7/7/o5x x 0 1");
         let mut view = AtaxxView::default();
         view.layout(Rect::new(0.0, 0.0, 280.0, 280.0), false);
-        let at = |name: &str| view.geometry.square_centre(square(name));
+        let geometry = view.geometry;
+        let at = |name: &str| geometry.square_centre(square(name));
         // Hovering tracks the square; no one may move: clicks do nothing.
         assert_eq!(view.input(&start, None, &Input::click(at("a7"))), None);
         assert_eq!(view.hovered, Some(square("a7")));
