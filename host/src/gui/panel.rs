@@ -105,7 +105,8 @@ where
     theme.text_clipped(&info.name, rect.x + 46.0, rect.y + 14.0, 17.0, text_w, theme::TEXT, Weight::Bold);
     let mut kind = format!("{} · {}", color.name(), info.kind);
     if let Some(count) = V::piece_count(session.position_at(screen.shown_ply()), color) {
-        kind = format!("{kind} · {count} pieces");
+        let noun = if count == 1 { "piece" } else { "pieces" };
+        kind = format!("{kind} · {count} {noun}");
     }
     theme.text_clipped(&kind, rect.x + 46.0, rect.y + 37.0, 13.0, text_w, theme::MUTED, Weight::Regular);
     // The clock: bright while it runs, red under ten seconds.
