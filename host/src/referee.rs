@@ -582,7 +582,11 @@ mod tests {
         let event = referee.finish_turn(Wait::Answered(Ok("g1e3".into())), None);
         assert_eq!(event.map(|e| e.ply), Some(3));
         assert_eq!(
-            referee.moves().iter().map(ToString::to_string).collect::<Vec<_>>(),
+            referee
+                .moves()
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>(),
             ["a7c5", "g7e5", "g1e3"]
         );
         referee.take_back_to(0);

@@ -59,14 +59,20 @@ impl Image {
     /// The share of pixels of `rect` within a small distance of one of `colors`.
     fn share(&self, (x0, y0, x1, y1): (f32, f32, f32, f32), colors: &[[u8; 3]]) -> f64 {
         let (x0, y0) = (x0.max(0.0) as usize, y0.max(0.0) as usize);
-        let (x1, y1) = ((x1 as usize).min(self.width), (y1 as usize).min(self.height));
+        let (x1, y1) = (
+            (x1 as usize).min(self.width),
+            (y1 as usize).min(self.height),
+        );
         let mut hits = 0;
         let mut total = 0;
         for y in y0..y1 {
             for x in x0..x1 {
                 let p = self.pixel(x, y);
                 total += 1;
-                if colors.iter().any(|c| (0..3).all(|i| p[i].abs_diff(c[i]) <= 6)) {
+                if colors
+                    .iter()
+                    .any(|c| (0..3).all(|i| p[i].abs_diff(c[i]) <= 6))
+                {
                     hits += 1;
                 }
             }
@@ -92,15 +98,33 @@ fn a_game_window_renders_the_board() {
     let output = under_xvfb(
         &xvfb,
         &[
-            "--game", "ataxx", "--white", "random", "--black", "random", "--seed", "3",
-            "--frames", "20", "--screenshot", &shot_text,
+            "--game",
+            "ataxx",
+            "--white",
+            "random",
+            "--black",
+            "random",
+            "--seed",
+            "3",
+            "--frames",
+            "20",
+            "--screenshot",
+            &shot_text,
         ],
     );
     output.assert_code(0).assert_stdout_contains("frames: 20");
     let image = Image::read(&shot);
-    assert!(image.width >= 640 && image.height >= 400, "{}x{}", image.width, image.height);
+    assert!(
+        image.width >= 640 && image.height >= 400,
+        "{}x{}",
+        image.width,
+        image.height
+    );
     // Where the board is, by the layout the window used.
-    let layout = GameLayout::new(macroquad::math::Vec2::new(image.width as f32, image.height as f32));
+    let layout = GameLayout::new(macroquad::math::Vec2::new(
+        image.width as f32,
+        image.height as f32,
+    ));
     let board = Geometry::new(layout.board_area, false).squares();
     let centre = (
         board.x + board.w * 0.3,
@@ -109,13 +133,27 @@ fn a_game_window_renders_the_board() {
         board.y + board.h * 0.7,
     );
     let squares = image.share(centre, &[bytes(BOARD_LIGHT), bytes(BOARD_DARK)]);
-    assert!(squares > 0.3, "the board's squares cover {squares:.2} of its centre\n{output}");
+    assert!(
+        squares > 0.3,
+        "the board's squares cover {squares:.2} of its centre\n{output}"
+    );
     let light = image.share(centre, &[bytes(BOARD_LIGHT)]);
     let dark = image.share(centre, &[bytes(BOARD_DARK)]);
-    assert!(light > 0.1 && dark > 0.1, "light {light:.2}, dark {dark:.2}");
+    assert!(
+        light > 0.1 && dark > 0.1,
+        "light {light:.2}, dark {dark:.2}"
+    );
     // The side panel is there too, and the background around it.
     let panel = layout.top_player;
-    let panel_share = image.share((panel.x + 2.0, panel.y + 70.0, panel.right() - 2.0, panel.bottom() - 4.0), &[bytes(theme::PANEL)]);
+    let panel_share = image.share(
+        (
+            panel.x + 2.0,
+            panel.y + 70.0,
+            panel.right() - 2.0,
+            panel.bottom() - 4.0,
+        ),
+        &[bytes(theme::PANEL)],
+    );
     assert!(panel_share > 0.5, "panel {panel_share:.2}");
 }
 
@@ -132,7 +170,10 @@ fn the_start_screen_renders() {
     let image = Image::read(&shot);
     let whole = (0.0, 0.0, image.width as f32, image.height as f32);
     assert!(image.share(whole, &[bytes(theme::BACKGROUND)]) > 0.3);
-    assert!(image.share(whole, &[bytes(theme::ACCENT)]) > 0.005, "the Start button");
+    assert!(
+        image.share(whole, &[bytes(theme::ACCENT)]) > 0.005,
+        "the Start button"
+    );
 }
 
 #[test]

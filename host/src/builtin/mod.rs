@@ -140,7 +140,14 @@ impl<G: Evaluate> Brain<G> for BuiltinBrain {
             };
             chosen = Some(mv);
             let (score, mate) = if score.abs() >= WIN {
-                (None, Some(if score > 0 { depth as i32 } else { -(depth as i32) }))
+                (
+                    None,
+                    Some(if score > 0 {
+                        depth as i32
+                    } else {
+                        -(depth as i32)
+                    }),
+                )
             } else {
                 (Some(score.saturating_mul(100)), None)
             };

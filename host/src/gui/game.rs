@@ -86,7 +86,10 @@ where
         if swap {
             setup.players.swap(0, 1);
         }
-        setup.seed = setup.seed.wrapping_mul(0x5851_F42D_4C95_7F2D).wrapping_add(1);
+        setup.seed = setup
+            .seed
+            .wrapping_mul(0x5851_F42D_4C95_7F2D)
+            .wrapping_add(1);
         match GameScreen::<V>::new(&setup) {
             Ok(screen) => Nav::Replace(Box::new(screen)),
             Err(e) => {
@@ -112,7 +115,10 @@ where
             PanelButton::Menu => {
                 self.session.stop_all();
                 let game = V::Game::NAME;
-                return Nav::Replace(Box::new(StartScreen::with_setup(game, self.session.setup())));
+                return Nav::Replace(Box::new(StartScreen::with_setup(
+                    game,
+                    self.session.setup(),
+                )));
             }
         }
         Nav::Stay
@@ -244,21 +250,35 @@ where
         let scene = Scene::<V::Game> {
             position,
             before: ply.checked_sub(1).map(|p| self.session.position_at(p)),
-            last_move: ply.checked_sub(1).and_then(|p| self.session.moves().get(p).copied()),
+            last_move: ply
+                .checked_sub(1)
+                .and_then(|p| self.session.moves().get(p).copied()),
             since_last_move: if live {
                 (now - self.session.last_move_at()) as f32
             } else {
                 f32::INFINITY
             },
-            mover: if live { self.session.human_to_move() } else { None },
+            mover: if live {
+                self.session.human_to_move()
+            } else {
+                None
+            },
             hint: if live { self.session.hint() } else { None },
         };
         self.view.draw(&scene, theme);
         let board = self.view.rect();
         if !live {
-            let banner = macroquad::math::Rect::new(board.x + board.w * 0.2, board.y + 8.0, board.w * 0.6, 30.0);
+            let banner = macroquad::math::Rect::new(
+                board.x + board.w * 0.2,
+                board.y + 8.0,
+                board.w * 0.6,
+                30.0,
+            );
             theme::rounded_rect(banner, 6.0, alpha(rgb(0x000000), 0.7));
-            let text = format!("Move {ply} of {}: click the board or Esc to return", self.session.moves().len());
+            let text = format!(
+                "Move {ply} of {}: click the board or Esc to return",
+                self.session.moves().len()
+            );
             theme.text_centred(&text, banner, 14.0, theme::TEXT, Weight::Regular);
         }
         super::panel::draw(self, theme);
@@ -280,7 +300,13 @@ where
         return;
     };
     let board = screen.view.rect();
-    draw_rectangle(board.x, board.y, board.w, board.h, alpha(rgb(0x000000), 0.35));
+    draw_rectangle(
+        board.x,
+        board.y,
+        board.w,
+        board.h,
+        alpha(rgb(0x000000), 0.35),
+    );
     let overlay = Overlay::new(board);
     let card = overlay.card;
     theme::rounded_rect(
@@ -306,11 +332,33 @@ where
         .collect();
     if !counts.is_empty() {
         let line = macroquad::math::Rect::new(card.x, card.y + 88.0, card.w, 20.0);
-        theme.text_centred(&counts.join("  ·  "), line, 14.0, theme::MUTED, Weight::Regular);
+        theme.text_centred(
+            &counts.join("  ·  "),
+            line,
+            14.0,
+            theme::MUTED,
+            Weight::Regular,
+        );
     }
     let mouse = screen.mouse;
-    theme.button(overlay.new_game, "New game", ButtonStyle::normal(true, overlay.new_game.contains(mouse)), 16.0);
-    theme.button(overlay.rematch, "Rematch", ButtonStyle::Primary { hot: overlay.rematch.contains(mouse) }, 16.0);
-    let close_color = if overlay.close.contains(mouse) { theme::TEXT } else { theme::MUTED };
+    theme.button(
+        overlay.new_game,
+        "New game",
+        ButtonStyle::normal(true, overlay.new_game.contains(mouse)),
+        16.0,
+    );
+    theme.button(
+        overlay.rematch,
+        "Rematch",
+        ButtonStyle::Primary {
+            hot: overlay.rematch.contains(mouse),
+        },
+        16.0,
+    );
+    let close_color = if overlay.close.contains(mouse) {
+        theme::TEXT
+    } else {
+        theme::MUTED
+    };
     theme.text_centred("×", overlay.close, 22.0, close_color, Weight::Regular);
 }

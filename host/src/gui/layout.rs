@@ -76,12 +76,7 @@ impl GameLayout {
         let panel_w = (size.x * 0.3).clamp(250.0, 380.0);
         let height = (size.y - 2.0 * margin).max(100.0);
         let panel = Rect::new(size.x - panel_w - margin, margin, panel_w, height);
-        let board_area = Rect::new(
-            margin,
-            margin,
-            (panel.x - 2.0 * margin).max(50.0),
-            height,
-        );
+        let board_area = Rect::new(margin, margin, (panel.x - 2.0 * margin).max(50.0), height);
         let card = 92.0;
         let top_player = Rect::new(panel.x, panel.y, panel.w, card);
         let bottom_player = Rect::new(panel.x, panel.bottom() - card, panel.w, card);
@@ -227,7 +222,12 @@ mod tests {
 
     #[test]
     fn the_panel_and_board_do_not_overlap_at_any_size() {
-        for (w, h) in [(1280.0, 800.0), (800.0, 600.0), (640.0, 480.0), (1920.0, 1080.0)] {
+        for (w, h) in [
+            (1280.0, 800.0),
+            (800.0, 600.0),
+            (640.0, 480.0),
+            (1920.0, 1080.0),
+        ] {
             let layout = GameLayout::new(Vec2::new(w, h));
             assert!(layout.board_area.right() < layout.panel.x, "{w}x{h}");
             assert!(layout.panel.right() <= w);

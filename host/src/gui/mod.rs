@@ -75,7 +75,9 @@ impl GameKind {
     /// The game named `name`.
     #[must_use]
     pub fn from_name(name: &str) -> Option<GameKind> {
-        GameKind::ALL.into_iter().find(|k| k.name().eq_ignore_ascii_case(name))
+        GameKind::ALL
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(name))
     }
 
     /// The game screen for `setup`, its players seated.
@@ -163,13 +165,9 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
     }
     let result = outcome.borrow_mut().take();
     match result {
-        Some(Ok(report)) => {
-            if !report.is_empty() {
-                println!("{report}");
-            }
-        }
+        Some(Ok(report)) if !report.is_empty() => println!("{report}"),
         Some(Err(e)) => return Err(e),
-        None => {}
+        Some(Ok(_)) | None => {}
     }
     // Closed by the user: bots may still be thinking on their threads; end at once.
     use std::io::Write as _;
@@ -271,7 +269,11 @@ impl FrameStats {
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
         let line = |name: &str, times: &mut Vec<Duration>| {
             let (median, p99) = percentiles(times);
-            format!("{name}: median {:.2} ms, 99th percentile {:.2} ms", ms(median), ms(p99))
+            format!(
+                "{name}: median {:.2} ms, 99th percentile {:.2} ms",
+                ms(median),
+                ms(p99)
+            )
         };
         format!(
             "frames: {}\n{}\n{}",

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use macroquad::math::Rect;
+use macroquad::math::{Rect, Vec2};
 use macroquad::shapes::{draw_circle, draw_rectangle};
 use tavola_sdk::{Color, Position as _, SearchInfo};
 
@@ -33,7 +33,12 @@ pub fn clock_text(left: Option<Duration>) -> String {
     } else if seconds < 3600 {
         format!("{}:{:02}", seconds / 60, seconds % 60)
     } else {
-        format!("{}:{:02}:{:02}", seconds / 3600, seconds / 60 % 60, seconds % 60)
+        format!(
+            "{}:{:02}:{:02}",
+            seconds / 3600,
+            seconds / 60 % 60,
+            seconds % 60
+        )
     }
 }
 
@@ -102,13 +107,27 @@ where
     let info = session.player(color);
     let clock_w = 108.0;
     let text_w = rect.w - 48.0 - clock_w - 8.0;
-    theme.text_clipped(&info.name, rect.x + 46.0, rect.y + 14.0, 17.0, text_w, theme::TEXT, Weight::Bold);
+    theme.text_clipped(
+        &info.name,
+        Vec2::new(rect.x + 46.0, rect.y + 14.0),
+        17.0,
+        text_w,
+        theme::TEXT,
+        Weight::Bold,
+    );
     let mut kind = format!("{} · {}", color.name(), info.kind);
     if let Some(count) = V::piece_count(session.position_at(screen.shown_ply()), color) {
         let noun = if count == 1 { "piece" } else { "pieces" };
         kind = format!("{kind} · {count} {noun}");
     }
-    theme.text_clipped(&kind, rect.x + 46.0, rect.y + 37.0, 13.0, text_w, theme::MUTED, Weight::Regular);
+    theme.text_clipped(
+        &kind,
+        Vec2::new(rect.x + 46.0, rect.y + 37.0),
+        13.0,
+        text_w,
+        theme::MUTED,
+        Weight::Regular,
+    );
     // The clock: bright while it runs, red under ten seconds.
     let left = session.time_left(color);
     let clock = Rect::new(rect.right() - clock_w - 10.0, rect.y + 10.0, clock_w, 36.0);
@@ -130,7 +149,14 @@ where
         (None, false) => None,
     };
     if let Some(line) = line {
-        theme.text_clipped(&line, rect.x + 14.0, rect.bottom() - 28.0, 13.0, rect.w - 28.0, theme::MUTED, Weight::Regular);
+        theme.text_clipped(
+            &line,
+            Vec2::new(rect.x + 14.0, rect.bottom() - 28.0),
+            13.0,
+            rect.w - 28.0,
+            theme::MUTED,
+            Weight::Regular,
+        );
     }
 }
 
@@ -147,25 +173,49 @@ where
     } else if let Some(result) = session.result() {
         (result_line(result), theme::TEXT)
     } else if let Some(ply) = screen.browsing {
-        (format!("Viewing move {ply} · the game goes on"), theme::MUTED)
+        (
+            format!("Viewing move {ply} · the game goes on"),
+            theme::MUTED,
+        )
     } else if let Some(me) = session.human_to_move() {
         let buttons = screen.view.button_moves(session.position());
         if let Some(button) = buttons.first() {
             let pass = pass_button(rect);
-            theme.button(pass, button.label, ButtonStyle::Primary { hot: pass.contains(screen.mouse) }, 15.0);
+            theme.button(
+                pass,
+                button.label,
+                ButtonStyle::Primary {
+                    hot: pass.contains(screen.mouse),
+                },
+                15.0,
+            );
             (button.notice.to_owned(), theme::TEXT)
         } else {
             (format!("Your move ({})", me.name()), theme::TEXT)
         }
     } else if let Some(bot) = session.thinking() {
-        (format!("{} is thinking…", session.player(bot).name), theme::MUTED)
+        (
+            format!("{} is thinking…", session.player(bot).name),
+            theme::MUTED,
+        )
     } else {
         let me = session.position().side_to_move();
         (format!("{me} to move"), theme::MUTED)
     };
     let y = rect.y + (rect.h - 16.0) / 2.0;
-    let max = if session.human_to_move().is_some() { text_rect.w - 100.0 } else { text_rect.w };
-    theme.text_clipped(&line, text_rect.x, y, 16.0, max, color, Weight::Regular);
+    let max = if session.human_to_move().is_some() {
+        text_rect.w - 100.0
+    } else {
+        text_rect.w
+    };
+    theme.text_clipped(
+        &line,
+        Vec2::new(text_rect.x, y),
+        16.0,
+        max,
+        color,
+        Weight::Regular,
+    );
 }
 
 fn move_list<V: BoardView>(screen: &GameScreen<V>, theme: &Theme)
@@ -199,18 +249,46 @@ where
             continue;
         }
         if row % 2 == 1 {
-            draw_rectangle(rect.x, cell.y, rect.w, MOVE_ROW, alpha(rgb(0xffffff), 0.025));
+            draw_rectangle(
+                rect.x,
+                cell.y,
+                rect.w,
+                MOVE_ROW,
+                alpha(rgb(0xffffff), 0.025),
+            );
         }
-        theme.text(&format!("{}.", row + 1), rect.x + 12.0, cell.y + 5.0, 14.0, theme::MUTED, Weight::Regular);
+        theme.text(
+            &format!("{}.", row + 1),
+            rect.x + 12.0,
+            cell.y + 5.0,
+            14.0,
+            theme::MUTED,
+            Weight::Regular,
+        );
         for ply in [ply, ply + 1] {
             let Some(mv) = moves.get(ply - 1) else { break };
             let cell = list.ply_rect(ply);
             if ply == shown {
-                theme::rounded_rect(Rect::new(cell.x, cell.y + 2.0, cell.w - 6.0, cell.h - 4.0), 4.0, alpha(theme::ACCENT, 0.45));
+                theme::rounded_rect(
+                    Rect::new(cell.x, cell.y + 2.0, cell.w - 6.0, cell.h - 4.0),
+                    4.0,
+                    alpha(theme::ACCENT, 0.45),
+                );
             } else if cell.contains(screen.mouse) {
-                theme::rounded_rect(Rect::new(cell.x, cell.y + 2.0, cell.w - 6.0, cell.h - 4.0), 4.0, theme::HOVER);
+                theme::rounded_rect(
+                    Rect::new(cell.x, cell.y + 2.0, cell.w - 6.0, cell.h - 4.0),
+                    4.0,
+                    theme::HOVER,
+                );
             }
-            theme.text(&mv.to_string(), cell.x + 8.0, cell.y + 5.0, 15.0, theme::TEXT, Weight::Regular);
+            theme.text(
+                &mv.to_string(),
+                cell.x + 8.0,
+                cell.y + 5.0,
+                15.0,
+                theme::TEXT,
+                Weight::Regular,
+            );
         }
     }
 }

@@ -48,10 +48,13 @@ pub fn candidate_libraries(folders: &[PathBuf]) -> Vec<PathBuf> {
         };
         for entry in entries.flatten() {
             let path = entry.path();
-            let is_library = path.file_name().and_then(|n| n.to_str()).is_some_and(|name| {
-                name.starts_with(std::env::consts::DLL_PREFIX)
-                    && name.ends_with(std::env::consts::DLL_SUFFIX)
-            });
+            let is_library = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|name| {
+                    name.starts_with(std::env::consts::DLL_PREFIX)
+                        && name.ends_with(std::env::consts::DLL_SUFFIX)
+                });
             if is_library && path.is_file() {
                 let canonical = path.canonicalize().unwrap_or(path);
                 if !found.contains(&canonical) {

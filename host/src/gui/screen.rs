@@ -109,8 +109,8 @@ impl Input {
     #[must_use]
     pub fn read() -> Input {
         use macroquad::input::{
-            get_char_pressed, is_key_pressed, is_mouse_button_pressed, mouse_position,
-            mouse_wheel, KeyCode, MouseButton,
+            get_char_pressed, is_key_pressed, is_mouse_button_pressed, mouse_position, mouse_wheel,
+            KeyCode, MouseButton,
         };
         let (x, y) = mouse_position();
         let mut typed = String::new();

@@ -140,7 +140,10 @@ impl<G: Evaluate> Session<G> {
         if info.is_some() {
             self.reports[me.index()] = info.clone();
         }
-        let played = self.referee.finish_turn(Wait::Answered(answer), info).is_some();
+        let played = self
+            .referee
+            .finish_turn(Wait::Answered(answer), info)
+            .is_some();
         if played {
             self.moved(now);
         }
@@ -209,7 +212,10 @@ impl<G: Evaluate> Session<G> {
     /// two people, one ply; with no person, nothing).
     pub fn undo_target(&self) -> Option<usize> {
         let plies = self.referee.moves().len();
-        let humans: Vec<Color> = Color::ALL.into_iter().filter(|&c| self.is_human(c)).collect();
+        let humans: Vec<Color> = Color::ALL
+            .into_iter()
+            .filter(|&c| self.is_human(c))
+            .collect();
         if humans.is_empty() {
             return None;
         }
@@ -255,12 +261,19 @@ impl<G: Evaluate> Session<G> {
     /// Asks the built-in bot for a move in the current position, at a short fixed depth.
     pub fn ask_hint(&mut self) {
         let ply = self.referee.moves().len();
-        if self.referee.result().is_some() || matches!(self.hint, Hint::Found { ply: p, .. } if p == ply) {
+        if self.referee.result().is_some()
+            || matches!(self.hint, Hint::Found { ply: p, .. } if p == ply)
+        {
             return;
         }
         let brain = BuiltinBrain::new(HINT_DEPTH, self.setup.seed ^ ply as u64);
         let mut seat = Seat::new("hint", Box::new(brain));
-        let moves: Vec<String> = self.referee.moves().iter().map(ToString::to_string).collect();
+        let moves: Vec<String> = self
+            .referee
+            .moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
         seat.request(Request {
             start_text: self.referee.start_text().to_owned(),
             moves_text: moves.join(" "),
@@ -427,7 +440,11 @@ mod tests {
     }
 
     /// Runs `session` until `done` or a few seconds pass, as frames would.
-    fn run_until(session: &mut Session<Ataxx>, now: &mut f64, done: impl Fn(&Session<Ataxx>) -> bool) {
+    fn run_until(
+        session: &mut Session<Ataxx>,
+        now: &mut f64,
+        done: impl Fn(&Session<Ataxx>) -> bool,
+    ) {
         let deadline = std::time::Instant::now() + Duration::from_secs(20);
         while !done(session) && std::time::Instant::now() < deadline {
             *now += 1.0;
@@ -445,8 +462,15 @@ mod tests {
         let result = session.result().unwrap();
         assert_eq!(result.termination, Termination::Normal);
         assert_eq!(session.moves().len() + 1, session.history.len());
-        assert_eq!(session.position_at(session.moves().len()), session.position());
-        assert_eq!(session.undo_target(), None, "no person: nothing to take back");
+        assert_eq!(
+            session.position_at(session.moves().len()),
+            session.position()
+        );
+        assert_eq!(
+            session.undo_target(),
+            None,
+            "no person: nothing to take back"
+        );
     }
 
     #[test]
@@ -456,7 +480,10 @@ mod tests {
         let mut now = 0.0;
         session.update(now);
         assert_eq!(session.human_to_move(), Some(Color::White));
-        assert!(!session.play_human(Move::Clone("d4".parse().unwrap()), now), "illegal");
+        assert!(
+            !session.play_human(Move::Clone("d4".parse().unwrap()), now),
+            "illegal"
+        );
         assert!(session.play_human(Move::Clone("b6".parse().unwrap()), now));
         assert_eq!(session.human_to_move(), None);
         run_until(&mut session, &mut now, |s| s.moves().len() == 2);

@@ -73,8 +73,16 @@ impl PlayerChoice {
             SeatKind::Random => (Kind::Random, String::new()),
             SeatKind::Plugin(_) => (Kind::Plugin, spec.to_string()),
         };
-        let options = if kind == Kind::Plugin { Vec::new() } else { spec.options.clone() };
-        PlayerChoice { kind, path, options }
+        let options = if kind == Kind::Plugin {
+            Vec::new()
+        } else {
+            spec.options.clone()
+        };
+        PlayerChoice {
+            kind,
+            path,
+            options,
+        }
     }
 
     /// The seat spec chosen.
@@ -152,10 +160,18 @@ impl StartLayout {
         ];
         let kinds = columns.map(|c| {
             let kind_w = (c.w - 24.0 - 3.0 * 6.0) / 4.0;
-            std::array::from_fn(|i| Rect::new(c.x + 12.0 + i as f32 * (kind_w + 6.0), c.y + 44.0, kind_w, 32.0))
+            std::array::from_fn(|i| {
+                Rect::new(
+                    c.x + 12.0 + i as f32 * (kind_w + 6.0),
+                    c.y + 44.0,
+                    kind_w,
+                    32.0,
+                )
+            })
         });
         let paths = columns.map(|c| Rect::new(c.x + 12.0, c.y + 92.0, c.w - 24.0, 34.0));
-        let plugin_rows = columns.map(|c| Rect::new(c.x + 12.0, c.y + 134.0, c.w - 24.0, StartLayout::ROW));
+        let plugin_rows =
+            columns.map(|c| Rect::new(c.x + 12.0, c.y + 134.0, c.w - 24.0, StartLayout::ROW));
         y += column_h + 20.0;
         let times = chips(TIMES.len(), y, ((w - 110.0 - 5.0 * 8.0) / 6.0).min(100.0));
         y += 56.0;
@@ -178,7 +194,12 @@ impl StartLayout {
     #[must_use]
     pub fn plugin_row(&self, c: usize, i: usize) -> Rect {
         let first = self.plugin_rows[c];
-        Rect::new(first.x, first.y + i as f32 * StartLayout::ROW, first.w, first.h)
+        Rect::new(
+            first.x,
+            first.y + i as f32 * StartLayout::ROW,
+            first.w,
+            first.h,
+        )
     }
 }
 
@@ -208,13 +229,22 @@ impl StartScreen {
     /// found on disk listed.
     #[must_use]
     pub fn new() -> StartScreen {
-        let human: SeatSpec = SeatSpec { kind: SeatKind::Human, options: Vec::new() };
-        let builtin = SeatSpec { kind: SeatKind::Builtin, options: Vec::new() };
+        let human: SeatSpec = SeatSpec {
+            kind: SeatKind::Human,
+            options: Vec::new(),
+        };
+        let builtin = SeatSpec {
+            kind: SeatKind::Builtin,
+            options: Vec::new(),
+        };
         let setup = GameSetup {
             variant: None,
             position: None,
             players: [human, builtin],
-            settings: Settings { time: Some(Duration::from_secs(300)), increment: Duration::ZERO },
+            settings: Settings {
+                time: Some(Duration::from_secs(300)),
+                increment: Duration::ZERO,
+            },
             seed: 0,
         };
         StartScreen::with_setup(GameKind::ALL[0].name(), &setup)
@@ -231,11 +261,19 @@ impl StartScreen {
 
     /// The screen with a given list of plugins (tests: no disk search).
     #[must_use]
-    pub fn with_plugins(setup: &GameSetup, kind: GameKind, plugins: Vec<FoundPlugin>) -> StartScreen {
+    pub fn with_plugins(
+        setup: &GameSetup,
+        kind: GameKind,
+        plugins: Vec<FoundPlugin>,
+    ) -> StartScreen {
         let variant = setup
             .variant
             .as_deref()
-            .and_then(|v| kind.variants().iter().position(|&name| name.eq_ignore_ascii_case(v)))
+            .and_then(|v| {
+                kind.variants()
+                    .iter()
+                    .position(|&name| name.eq_ignore_ascii_case(v))
+            })
             .unwrap_or(0);
         let seconds = setup.settings.time.map_or(0, |t| t.as_secs());
         let increment = setup.settings.increment.as_secs();
@@ -261,7 +299,10 @@ impl StartScreen {
     }
 
     fn kind(&self) -> GameKind {
-        GameKind::ALL.get(self.game).copied().unwrap_or(GameKind::ALL[0])
+        GameKind::ALL
+            .get(self.game)
+            .copied()
+            .unwrap_or(GameKind::ALL[0])
     }
 
     /// The setup the screen describes.
@@ -272,9 +313,15 @@ impl StartScreen {
         let white = self.players[0].spec().map_err(|e| format!("White: {e}"))?;
         let black = self.players[1].spec().map_err(|e| format!("Black: {e}"))?;
         let (_, seconds, increment) = TIMES[self.time.min(TIMES.len() - 1)];
-        let seed = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+        let seed = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
         Ok(GameSetup {
-            variant: self.kind().variants().get(self.variant).map(|v| (*v).to_owned()),
+            variant: self
+                .kind()
+                .variants()
+                .get(self.variant)
+                .map(|v| (*v).to_owned()),
             position: None,
             players: [white, black],
             settings: Settings {
@@ -390,13 +437,25 @@ impl Screen for StartScreen {
         if let Some(&first) = layout.variants.first() {
             label("Variant", first);
         }
-        for (i, (&rect, name)) in layout.variants.iter().zip(self.kind().variants()).enumerate() {
+        for (i, (&rect, name)) in layout
+            .variants
+            .iter()
+            .zip(self.kind().variants())
+            .enumerate()
+        {
             chip(rect, name, i == self.variant);
         }
         for (c, color) in Color::ALL.into_iter().enumerate() {
             let column = layout.columns[c];
             theme::rounded_rect(column, 10.0, theme::PANEL);
-            theme.text(&color.to_string(), column.x + 14.0, column.y + 12.0, 20.0, theme::TEXT, Weight::Bold);
+            theme.text(
+                &color.to_string(),
+                column.x + 14.0,
+                column.y + 12.0,
+                20.0,
+                theme::TEXT,
+                Weight::Bold,
+            );
             let choice = &self.players[c];
             for (&rect, kind) in layout.kinds[c].iter().zip(Kind::ALL) {
                 chip(rect, kind.label(), choice.kind == kind);
@@ -405,17 +464,52 @@ impl Screen for StartScreen {
                 path_field(self, theme, c, now);
                 if self.plugins.is_empty() {
                     let row = layout.plugin_row(c, 0);
-                    theme.text("No bot libraries in ./plugins or target/", row.x + 4.0, row.y + 6.0, 14.0, theme::MUTED, Weight::Regular);
+                    theme.text(
+                        "No bot libraries in ./plugins or target/",
+                        row.x + 4.0,
+                        row.y + 6.0,
+                        14.0,
+                        theme::MUTED,
+                        Weight::Regular,
+                    );
                 }
                 for (i, plugin) in self.plugins.iter().take(StartLayout::ROWS).enumerate() {
                     let row = layout.plugin_row(c, i);
                     let chosen = choice.path == plugin.path.display().to_string();
-                    let style = if chosen { theme::alpha(theme::ACCENT, 0.35) } else if row.contains(self.mouse) { theme::HOVER } else { theme::RAISED };
-                    theme::rounded_rect(Rect::new(row.x, row.y + 2.0, row.w, row.h - 4.0), 4.0, style);
-                    theme.text(&plugin.name, row.x + 8.0, row.y + 6.0, 14.0, theme::TEXT, Weight::Bold);
-                    let file = plugin.path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+                    let style = if chosen {
+                        theme::alpha(theme::ACCENT, 0.35)
+                    } else if row.contains(self.mouse) {
+                        theme::HOVER
+                    } else {
+                        theme::RAISED
+                    };
+                    theme::rounded_rect(
+                        Rect::new(row.x, row.y + 2.0, row.w, row.h - 4.0),
+                        4.0,
+                        style,
+                    );
+                    theme.text(
+                        &plugin.name,
+                        row.x + 8.0,
+                        row.y + 6.0,
+                        14.0,
+                        theme::TEXT,
+                        Weight::Bold,
+                    );
+                    let file = plugin
+                        .path
+                        .file_name()
+                        .map(|f| f.to_string_lossy().into_owned())
+                        .unwrap_or_default();
                     let name_w = theme.width(&plugin.name, 14.0, Weight::Bold);
-                    theme.text_clipped(&file, row.x + 16.0 + name_w, row.y + 7.0, 12.0, row.w - name_w - 24.0, theme::MUTED, Weight::Regular);
+                    theme.text_clipped(
+                        &file,
+                        Vec2::new(row.x + 16.0 + name_w, row.y + 7.0),
+                        12.0,
+                        row.w - name_w - 24.0,
+                        theme::MUTED,
+                        Weight::Regular,
+                    );
                 }
             } else {
                 let row = layout.plugin_row(c, 0);
@@ -425,7 +519,14 @@ impl Screen for StartScreen {
                     Kind::Random => "Random legal moves.",
                     Kind::Plugin => "",
                 };
-                theme.text(about, row.x + 4.0, layout.paths[c].y + 8.0, 15.0, theme::MUTED, Weight::Regular);
+                theme.text(
+                    about,
+                    row.x + 4.0,
+                    layout.paths[c].y + 8.0,
+                    15.0,
+                    theme::MUTED,
+                    Weight::Regular,
+                );
             }
         }
         if let Some(&first) = layout.times.first() {
@@ -434,9 +535,23 @@ impl Screen for StartScreen {
         for (i, (&rect, (name, _, _))) in layout.times.iter().zip(TIMES).enumerate() {
             chip(rect, name, i == self.time);
         }
-        theme.button(layout.start, "Start", ButtonStyle::Primary { hot: layout.start.contains(self.mouse) }, 18.0);
+        theme.button(
+            layout.start,
+            "Start",
+            ButtonStyle::Primary {
+                hot: layout.start.contains(self.mouse),
+            },
+            18.0,
+        );
         if let Some(error) = &self.error {
-            theme.text_clipped(error, layout.error.x, layout.error.y, 15.0, layout.error.w, theme::BAD, Weight::Regular);
+            theme.text_clipped(
+                error,
+                Vec2::new(layout.error.x, layout.error.y),
+                15.0,
+                layout.error.w,
+                theme::BAD,
+                Weight::Regular,
+            );
         }
     }
 }
@@ -445,7 +560,11 @@ fn path_field(screen: &StartScreen, theme: &Theme, c: usize, now: f64) {
     let rect = screen.layout.paths[c];
     let focused = screen.focus == Some(Color::ALL[c]);
     theme::rounded_rect(rect, 5.0, theme::rgb(0x1c1b19));
-    let border = if focused { theme::ACCENT } else { theme::RAISED };
+    let border = if focused {
+        theme::ACCENT
+    } else {
+        theme::RAISED
+    };
     draw_rectangle_lines(rect.x, rect.y, rect.w, rect.h, 1.5, border);
     let text = &screen.players[c].path;
     let (shown, color) = if text.is_empty() && !focused {
@@ -460,9 +579,23 @@ fn path_field(screen: &StartScreen, theme: &Theme, c: usize, now: f64) {
         chars.next();
         visible = chars.as_str();
     }
-    let width = theme.text(visible, rect.x + 8.0, rect.y + 9.0, 14.0, color, Weight::Regular);
+    let width = theme.text(
+        visible,
+        rect.x + 8.0,
+        rect.y + 9.0,
+        14.0,
+        color,
+        Weight::Regular,
+    );
     if focused && (now * 2.0).fract() < 0.5 {
         let cursor_x = rect.x + 9.0 + if text.is_empty() { 0.0 } else { width };
-        macroquad::shapes::draw_line(cursor_x, rect.y + 7.0, cursor_x, rect.bottom() - 7.0, 1.5, theme::TEXT);
+        macroquad::shapes::draw_line(
+            cursor_x,
+            rect.y + 7.0,
+            cursor_x,
+            rect.bottom() - 7.0,
+            1.5,
+            theme::TEXT,
+        );
     }
 }

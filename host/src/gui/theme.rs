@@ -131,17 +131,17 @@ impl Theme {
         self.text(text, x, y, size, color, weight);
     }
 
-    /// Draws `text` cut with "…" to fit `max_width`.
+    /// Draws `text` with its top-left corner `at`, cut with "…" to fit `max_width`.
     pub fn text_clipped(
         &self,
         text: &str,
-        x: f32,
-        y: f32,
+        at: Vec2,
         size: f32,
         max_width: f32,
         color: Color,
         weight: Weight,
     ) {
+        let (x, y) = (at.x, at.y);
         if self.width(text, size, weight) <= max_width {
             self.text(text, x, y, size, color, weight);
             return;

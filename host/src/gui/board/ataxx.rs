@@ -147,7 +147,12 @@ pub struct Selection {
 impl Selection {
     /// A left click on `square` (`None`: outside the board) while `mover` is to move in
     /// `position`. Returns the move the click completes, if any.
-    pub fn click(&mut self, position: &Position, mover: Color, square: Option<Square>) -> Option<Move> {
+    pub fn click(
+        &mut self,
+        position: &Position,
+        mover: Color,
+        square: Option<Square>,
+    ) -> Option<Move> {
         let Some(square) = square else {
             self.clear();
             return None;
@@ -269,14 +274,22 @@ mod tests {
 
     #[test]
     fn squares_are_whole_pixels_and_fit_the_area() {
-        for (w, h) in [(280.0, 280.0), (1013.0, 577.0), (333.0, 900.0), (57.0, 57.0)] {
+        for (w, h) in [
+            (280.0, 280.0),
+            (1013.0, 577.0),
+            (333.0, 900.0),
+            (57.0, 57.0),
+        ] {
             let area = Rect::new(10.0, 20.0, w, h);
             let g = Geometry::new(area, false);
             assert_eq!(g.square, g.square.floor());
             assert!(g.square >= 4.0);
             if w >= 100.0 {
                 assert!(area.contains(g.outer.point()), "{g:?} in {area:?}");
-                assert!(g.outer.right() <= area.right() + 0.5 && g.outer.bottom() <= area.bottom() + 0.5);
+                assert!(
+                    g.outer.right() <= area.right() + 0.5
+                        && g.outer.bottom() <= area.bottom() + 0.5
+                );
             }
         }
     }
@@ -286,11 +299,20 @@ mod tests {
         let g = board();
         assert_eq!(g.square, 38.0);
         // a7 is top-left, g1 bottom-right.
-        assert_eq!(g.square_at(Vec2::new(g.origin.x + 1.0, 1.0)), Some(square("a7")));
-        assert_eq!(g.square_at(Vec2::new(g.origin.x + 7.0 * 38.0 - 1.0, 7.0 * 38.0 - 1.0)), Some(square("g1")));
+        assert_eq!(
+            g.square_at(Vec2::new(g.origin.x + 1.0, 1.0)),
+            Some(square("a7"))
+        );
+        assert_eq!(
+            g.square_at(Vec2::new(g.origin.x + 7.0 * 38.0 - 1.0, 7.0 * 38.0 - 1.0)),
+            Some(square("g1"))
+        );
         // The coordinates' margin and beyond are no square.
         assert_eq!(g.square_at(Vec2::new(g.origin.x - 1.0, 10.0)), None);
-        assert_eq!(g.square_at(Vec2::new(g.origin.x + 10.0, 7.0 * 38.0 + 1.0)), None);
+        assert_eq!(
+            g.square_at(Vec2::new(g.origin.x + 10.0, 7.0 * 38.0 + 1.0)),
+            None
+        );
         for s in Square::ALL {
             assert_eq!(g.square_at(g.square_centre(s)), Some(s));
         }
@@ -299,7 +321,10 @@ mod tests {
     #[test]
     fn flipping_turns_the_board_round() {
         let g = Geometry::new(Rect::new(0.0, 0.0, 280.0, 280.0), true);
-        assert_eq!(g.square_at(Vec2::new(g.origin.x + 1.0, 1.0)), Some(square("g1")));
+        assert_eq!(
+            g.square_at(Vec2::new(g.origin.x + 1.0, 1.0)),
+            Some(square("g1"))
+        );
         for s in Square::ALL {
             assert_eq!(g.square_at(g.square_centre(s)), Some(s));
             assert_eq!(g.square_rect(s), board().square_rect(square(&mirror(s))));
@@ -307,21 +332,29 @@ mod tests {
     }
 
     fn mirror(s: Square) -> String {
-        Square::from_coords(6 - s.file(), 6 - s.rank()).unwrap().to_string()
+        Square::from_coords(6 - s.file(), 6 - s.rank())
+            .unwrap()
+            .to_string()
     }
 
     #[test]
     fn selecting_a_piece_shows_its_clones_and_jumps() {
         let start = position("x5o/7/7/7/7/7/o5x x 0 1");
         let mut selection = Selection::default();
-        assert_eq!(selection.click(&start, Color::White, Some(square("a7"))), None);
+        assert_eq!(
+            selection.click(&start, Color::White, Some(square("a7"))),
+            None
+        );
         assert_eq!(selection.selected, Some(square("a7")));
         let mut clones = selection.targets.clones.clone();
         clones.sort();
         assert_eq!(clones, [square("a6"), square("b6"), square("b7")]);
         assert_eq!(selection.targets.jumps.len(), 5);
         // The opponent's piece and an empty square are not selectable.
-        assert_eq!(selection.click(&start, Color::White, Some(square("g7"))), None);
+        assert_eq!(
+            selection.click(&start, Color::White, Some(square("g7"))),
+            None
+        );
         assert_eq!(selection.selected, None);
         selection.click(&start, Color::White, Some(square("d4")));
         assert_eq!(selection.selected, None);
@@ -337,11 +370,17 @@ mod tests {
         selection.click(&start, Color::White, Some(square("a7")));
         assert_eq!(
             selection.click(&start, Color::White, Some(square("c5"))),
-            Some(Move::Jump { from: square("a7"), to: square("c5") })
+            Some(Move::Jump {
+                from: square("a7"),
+                to: square("c5")
+            })
         );
         assert_eq!(selection, Selection::default());
         selection.click(&start, Color::White, Some(square("g1")));
-        assert_eq!(selection.click(&start, Color::White, Some(square("f2"))), Some(Move::Clone(square("f2"))));
+        assert_eq!(
+            selection.click(&start, Color::White, Some(square("f2"))),
+            Some(Move::Clone(square("f2")))
+        );
     }
 
     #[test]
@@ -351,7 +390,10 @@ mod tests {
         for from in ["a7", "c7"] {
             let mut selection = Selection::default();
             selection.click(&p, Color::White, Some(square(from)));
-            assert_eq!(selection.click(&p, Color::White, Some(square("b6"))), Some(Move::Clone(square("b6"))));
+            assert_eq!(
+                selection.click(&p, Color::White, Some(square("b6"))),
+                Some(Move::Clone(square("b6")))
+            );
         }
     }
 
@@ -390,11 +432,17 @@ mod tests {
         view.input(&start, Some(Color::White), &Input::click(at("a7")));
         assert_eq!(view.selection.selected, Some(square("a7")));
         // Right click and Esc deselect.
-        let right = Input { right_click: true, ..Input::hover(at("b6")) };
+        let right = Input {
+            right_click: true,
+            ..Input::hover(at("b6"))
+        };
         view.input(&start, Some(Color::White), &right);
         assert_eq!(view.selection.selected, None);
         view.input(&start, Some(Color::White), &Input::click(at("a7")));
-        let esc = Input { escape: true, ..Input::hover(at("b6")) };
+        let esc = Input {
+            escape: true,
+            ..Input::hover(at("b6"))
+        };
         view.input(&start, Some(Color::White), &esc);
         assert_eq!(view.selection.selected, None);
         view.input(&start, Some(Color::White), &Input::click(at("a7")));
@@ -405,7 +453,9 @@ mod tests {
     #[test]
     fn a_pass_is_offered_as_a_button_only_when_it_is_the_only_move() {
         let view = AtaxxView::default();
-        assert!(view.button_moves(&position("x5o/7/7/7/7/7/o5x x 0 1")).is_empty());
+        assert!(view
+            .button_moves(&position("x5o/7/7/7/7/7/o5x x 0 1"))
+            .is_empty());
         // White on a7 is walled in by Black; Black can still move.
         let walled = position("xoo4/ooo4/ooo4/7/7/7/7 x 0 1");
         let buttons = view.button_moves(&walled);

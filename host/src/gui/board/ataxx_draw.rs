@@ -4,8 +4,7 @@
 use macroquad::color::Color as Rgba;
 use macroquad::math::{Rect, Vec2};
 use macroquad::shapes::{
-    draw_circle, draw_circle_lines, draw_line, draw_rectangle, draw_rectangle_lines,
-    draw_triangle,
+    draw_circle, draw_circle_lines, draw_line, draw_rectangle, draw_rectangle_lines, draw_triangle,
 };
 use tavola_sdk::games::ataxx::{Ataxx, Cell, Move, Square};
 use tavola_sdk::{Color, Position as _};
@@ -85,7 +84,13 @@ pub(super) fn draw(view: &AtaxxView, scene: &Scene<'_, Ataxx>, theme: &Theme) {
             match converted(square) {
                 Some(old) if t < 1.0 => {
                     let ring = sq * (0.40 + 0.12 * t);
-                    draw_circle_lines(centre.x, centre.y, ring, sq * 0.05, alpha(rgb(0xf5c242), 1.0 - t));
+                    draw_circle_lines(
+                        centre.x,
+                        centre.y,
+                        ring,
+                        sq * 0.05,
+                        alpha(rgb(0xf5c242), 1.0 - t),
+                    );
                     draw_piece(centre, sq, old, 1.0);
                     draw_piece(centre, sq, color, t);
                 }
@@ -98,7 +103,12 @@ pub(super) fn draw(view: &AtaxxView, scene: &Scene<'_, Ataxx>, theme: &Theme) {
     for &square in &view.selection.targets.clones {
         let c = g.square_centre(square);
         let hot = view.hovered == Some(square);
-        draw_circle(c.x, c.y, sq * if hot { 0.2 } else { 0.15 }, alpha(rgb(0x14551e), 0.6));
+        draw_circle(
+            c.x,
+            c.y,
+            sq * if hot { 0.2 } else { 0.15 },
+            alpha(rgb(0x14551e), 0.6),
+        );
     }
     for &square in &view.selection.targets.jumps {
         let c = g.square_centre(square);
@@ -136,7 +146,12 @@ fn draw_coordinates(g: &Geometry, theme: &Theme) {
         let (file, rank) = if g.flipped { (6 - i, i) } else { (i, 6 - i) };
         let letter = char::from(b'a' + file).to_string();
         let x = board.x + f32::from(i) * g.square;
-        let below = Rect::new(x, board.bottom() + 2.0, g.square, g.outer.bottom() - board.bottom() - 2.0);
+        let below = Rect::new(
+            x,
+            board.bottom() + 2.0,
+            g.square,
+            g.outer.bottom() - board.bottom() - 2.0,
+        );
         theme.text_centred(&letter, below, size, theme::MUTED, Weight::Bold);
         let number = (rank + 1).to_string();
         let y = board.y + f32::from(i) * g.square;
@@ -153,15 +168,30 @@ fn draw_piece(centre: Vec2, square: f32, color: Color, opacity: f32) {
         Color::Black => (theme::PIECE_BLACK, rgb(0x0d0d0d)),
     };
     let shade = |c: Rgba| alpha(c, c.a * opacity);
-    draw_circle(centre.x + square * 0.02, centre.y + square * 0.04, radius, shade(alpha(rgb(0x000000), 0.3)));
+    draw_circle(
+        centre.x + square * 0.02,
+        centre.y + square * 0.04,
+        radius,
+        shade(alpha(rgb(0x000000), 0.3)),
+    );
     draw_circle(centre.x, centre.y, radius, shade(rim));
-    draw_circle(centre.x, centre.y, radius - (square * 0.035).max(1.0), shade(fill));
+    draw_circle(
+        centre.x,
+        centre.y,
+        radius - (square * 0.035).max(1.0),
+        shade(fill),
+    );
     // A faint highlight gives the disc some depth.
     let glint = match color {
         Color::White => alpha(rgb(0xffffff), 0.8),
         Color::Black => alpha(rgb(0x5a5a5a), 0.55),
     };
-    draw_circle(centre.x - radius * 0.3, centre.y - radius * 0.3, radius * 0.28, shade(glint));
+    draw_circle(
+        centre.x - radius * 0.3,
+        centre.y - radius * 0.3,
+        radius * 0.28,
+        shade(glint),
+    );
 }
 
 /// The hint: an arrow from the moving piece (for a clone, the nearest of the mover's pieces) to
