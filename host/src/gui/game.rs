@@ -232,6 +232,8 @@ where
         if !matches!(nav, Nav::Stay) {
             return nav;
         }
+        // The input may have flipped the board: draw this frame as it is now.
+        self.view.layout(self.layout.board_area, self.flipped);
         self.session.update(now);
         if self.session.moves().len() != plies {
             self.view.clear_selection();
@@ -361,4 +363,151 @@ where
         theme::MUTED
     };
     theme.text_centred("×", overlay.close, 22.0, close_color, Weight::Regular);
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use macroquad::math::Rect;
+    use tavola_sdk::games::ataxx::Square;
+
+    use super::*;
+    use crate::gui::board::ataxx::AtaxxView;
+    use crate::referee::Settings;
+
+    const SIZE: Vec2 = Vec2::new(1280.0, 800.0);
+
+    fn screen(white: &str, black: &str, position: Option<&str>) -> GameScreen<AtaxxView> {
+        let setup = GameSetup {
+            variant: None,
+            position: position.map(str::to_owned),
+            players: [white.parse().unwrap(), black.parse().unwrap()],
+            settings: Settings::default(),
+            seed: 5,
+        };
+        let mut screen = GameScreen::<AtaxxView>::new(&setup).unwrap();
+        screen.update(&Input::default(), SIZE, 0.0);
+        screen
+    }
+
+    fn at(screen: &GameScreen<AtaxxView>, square: &str) -> Vec2 {
+        screen
+            .view
+            .geometry
+            .square_centre(square.parse::<Square>().unwrap())
+    }
+
+    fn button(screen: &GameScreen<AtaxxView>, which: PanelButton) -> Rect {
+        let i = PanelButton::ALL.iter().position(|&b| b == which).unwrap();
+        screen.layout.buttons[i]
+    }
+
+    /// Frames until the bot has answered.
+    fn settle(screen: &mut GameScreen<AtaxxView>, plies: usize) {
+        let mut now = 0.0;
+        for _ in 0..2000 {
+            if screen.session.moves().len() >= plies {
+                return;
+            }
+            now += 0.01;
+            screen.update(&Input::default(), SIZE, now);
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        panic!("the bot did not answer");
+    }
+
+    #[test]
+    fn a_person_plays_with_two_clicks_and_takes_back() {
+        let mut s = screen("human", "random", None);
+        s.update(&Input::click(at(&s, "a7")), SIZE, 0.1);
+        s.update(&Input::click(at(&s, "c5")), SIZE, 0.2);
+        assert_eq!(s.session.moves()[0].to_string(), "a7c5");
+        settle(&mut s, 2);
+        assert!(s.enabled(PanelButton::Undo));
+        s.update(
+            &Input::click(button(&s, PanelButton::Undo).center()),
+            SIZE,
+            1.0,
+        );
+        assert!(s.session.moves().is_empty());
+    }
+
+    #[test]
+    fn the_board_flips_and_clicks_follow_it() {
+        let mut s = screen("human", "human", None);
+        assert!(!s.flipped);
+        s.update(
+            &Input::click(button(&s, PanelButton::Flip).center()),
+            SIZE,
+            0.1,
+        );
+        assert!(s.flipped);
+        // a7 is now bottom-right; clicking there still selects a7.
+        let a7 = at(&s, "a7");
+        assert!(a7.x > s.view.geometry.squares().center().x);
+        s.update(&Input::click(a7), SIZE, 0.2);
+        assert_eq!(s.view.selection.selected, Some("a7".parse().unwrap()));
+        // With only Black a person, the board starts flipped.
+        assert!(screen("random", "human", None).flipped);
+    }
+
+    #[test]
+    fn the_move_list_shows_old_positions_without_ending_the_game() {
+        let mut s = screen("human", "human", None);
+        for (from, to) in [("a7", "b6"), ("g7", "f6"), ("b6", "c5")] {
+            s.update(&Input::click(at(&s, from)), SIZE, 0.1);
+            s.update(&Input::click(at(&s, to)), SIZE, 0.1);
+        }
+        assert_eq!(s.session.moves().len(), 3);
+        let list = s.move_list();
+        s.update(&Input::click(list.ply_rect(1).center()), SIZE, 0.3);
+        assert_eq!(s.browsing, Some(1));
+        assert_eq!(s.shown_ply(), 1);
+        // Clicks on the board do not play while browsing; they return to the game.
+        s.update(&Input::click(at(&s, "g1")), SIZE, 0.4);
+        assert_eq!(s.browsing, None);
+        assert_eq!(s.session.moves().len(), 3);
+        // Arrow keys step through the moves.
+        let left = Input {
+            left: true,
+            ..Input::default()
+        };
+        s.update(&left, SIZE, 0.5);
+        assert_eq!(s.browsing, Some(2));
+        let esc = Input {
+            escape: true,
+            ..Input::default()
+        };
+        s.update(&esc, SIZE, 0.6);
+        assert_eq!(s.browsing, None);
+    }
+
+    #[test]
+    fn the_end_card_offers_a_rematch_with_colours_swapped() {
+        // White takes Black's last piece with b6.
+        let mut s = screen("human", "random", Some("xo5/7/7/7/7/7/7 x 0 1"));
+        s.update(&Input::click(at(&s, "a7")), SIZE, 0.1);
+        s.update(&Input::click(at(&s, "b6")), SIZE, 0.2);
+        assert!(s.session.result().is_some());
+        assert!(s.overlay_open());
+        let overlay = Overlay::new(s.view.rect());
+        let nav = s.update(&Input::click(overlay.rematch.center()), SIZE, 0.3);
+        let Nav::Replace(_) = nav else {
+            panic!("{nav:?}")
+        };
+        let mut s = screen("human", "random", Some("xo5/7/7/7/7/7/7 x 0 1"));
+        s.update(&Input::click(at(&s, "a7")), SIZE, 0.1);
+        s.update(&Input::click(at(&s, "b6")), SIZE, 0.2);
+        s.update(&Input::click(overlay.close.center()), SIZE, 0.3);
+        assert!(!s.overlay_open());
+    }
+
+    #[test]
+    fn the_pass_button_plays_the_pass() {
+        let mut s = screen("human", "human", Some("xoo4/ooo4/ooo4/7/7/7/6o x 0 1"));
+        let pass = crate::gui::panel::pass_button(s.layout.status);
+        s.update(&Input::click(pass.center()), SIZE, 0.1);
+        assert_eq!(s.session.moves()[0].to_string(), "0000");
+    }
 }

@@ -2,6 +2,8 @@
 //! bot, the random mover or a plugin library), the time per player, and Start. A plugin that
 //! cannot be loaded shows its one-line error here.
 
+#[cfg(test)]
+use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use macroquad::math::{Rect, Vec2};
@@ -61,7 +63,7 @@ pub struct PlayerChoice {
     pub kind: Kind,
     /// The plugin path (with `:key=value` options), typed or picked from the list.
     pub path: String,
-    /// Options of a built-in player, kept from the command line.
+    /// Options of the built-in bot, kept from the command line.
     pub options: Vec<(String, String)>,
 }
 
@@ -101,10 +103,13 @@ impl PlayerChoice {
                 return self.path.trim().parse().map_err(|e| format!("{e}"));
             }
         };
-        Ok(SeatSpec {
-            kind,
-            options: self.options.clone(),
-        })
+        // Options (from the command line) belong to the built-in bot; the others take none.
+        let options = if kind == SeatKind::Builtin {
+            self.options.clone()
+        } else {
+            Vec::new()
+        };
+        Ok(SeatSpec { kind, options })
     }
 }
 
@@ -597,5 +602,106 @@ fn path_field(screen: &StartScreen, theme: &Theme, c: usize, now: f64) {
             1.5,
             theme::TEXT,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn screen() -> StartScreen {
+        let spec = |s: &str| s.parse::<SeatSpec>().unwrap();
+        let setup = GameSetup {
+            variant: None,
+            position: None,
+            players: [spec("human"), spec("builtin:depth=3")],
+            settings: Settings::default(),
+            seed: 1,
+        };
+        let plugins = vec![FoundPlugin {
+            path: PathBuf::from("/nowhere/libgreedy_bot.so"),
+            name: "greedy 0.1.0".to_owned(),
+            games: vec!["ataxx".to_owned()],
+        }];
+        StartScreen::with_plugins(&setup, GameKind::Ataxx, plugins)
+    }
+
+    fn click(screen: &mut StartScreen, rect: Rect) -> Nav {
+        screen.update(&Input::click(rect.center()), SIZE, 0.0)
+    }
+
+    const SIZE: Vec2 = Vec2::new(1280.0, 800.0);
+
+    #[test]
+    fn the_setup_follows_the_clicks() {
+        let mut screen = screen();
+        screen.update(&Input::default(), SIZE, 0.0);
+        let layout = screen.layout.clone();
+        assert_eq!(screen.players[0].kind, Kind::Human);
+        assert_eq!(
+            screen.players[1].options,
+            [("depth".to_owned(), "3".to_owned())]
+        );
+        click(&mut screen, layout.variants[1]);
+        click(&mut screen, layout.kinds[0][2]);
+        click(&mut screen, layout.times[5]);
+        let setup = screen.setup().unwrap();
+        assert_eq!(setup.variant.as_deref(), Some("attax"));
+        assert_eq!(setup.players[0].to_string(), "random");
+        assert_eq!(setup.players[1].to_string(), "builtin:depth=3");
+        assert_eq!(setup.settings.time, None);
+    }
+
+    #[test]
+    fn a_plugin_is_picked_from_the_list_or_typed() {
+        let mut screen = screen();
+        screen.update(&Input::default(), SIZE, 0.0);
+        let layout = screen.layout.clone();
+        click(&mut screen, layout.kinds[1][3]);
+        assert!(screen.setup().unwrap_err().contains("Black"));
+        click(&mut screen, layout.plugin_row(1, 0));
+        assert_eq!(screen.players[1].path, "/nowhere/libgreedy_bot.so");
+        // Typing goes to the focused field.
+        click(&mut screen, layout.kinds[0][3]);
+        click(&mut screen, layout.paths[0]);
+        assert_eq!(screen.focus, Some(Color::White));
+        let typing = Input {
+            typed: "/x/liba.so:seed=2".to_owned(),
+            ..Input::default()
+        };
+        screen.update(&typing, SIZE, 0.0);
+        let back = Input {
+            backspace: true,
+            ..Input::default()
+        };
+        screen.update(&back, SIZE, 0.0);
+        assert_eq!(screen.players[0].path, "/x/liba.so:seed=");
+    }
+
+    #[test]
+    fn a_plugin_that_does_not_load_shows_its_error_and_stays() {
+        let mut screen = screen();
+        screen.update(&Input::default(), SIZE, 0.0);
+        let layout = screen.layout.clone();
+        click(&mut screen, layout.kinds[1][3]);
+        click(&mut screen, layout.plugin_row(1, 0));
+        let nav = click(&mut screen, layout.start);
+        assert!(matches!(nav, Nav::Stay), "{nav:?}");
+        let error = screen.error.clone().expect("an error");
+        assert!(
+            error.contains("/nowhere/libgreedy_bot.so") && error.contains("not found"),
+            "{error}"
+        );
+        assert_eq!(error.lines().count(), 1);
+    }
+
+    #[test]
+    fn start_opens_the_game() {
+        let mut screen = screen();
+        screen.update(&Input::default(), SIZE, 0.0);
+        let layout = screen.layout.clone();
+        click(&mut screen, layout.kinds[1][2]);
+        let nav = click(&mut screen, layout.start);
+        assert!(matches!(nav, Nav::Replace(_)), "{nav:?}");
     }
 }
