@@ -30,6 +30,7 @@ pub mod plugins;
 pub mod screen;
 pub mod session;
 pub mod start;
+mod start_draw;
 pub mod theme;
 
 use board::ataxx::AtaxxView;
