@@ -292,6 +292,10 @@ where
     fn close(&mut self) {
         self.session.stop_all();
     }
+
+    fn bot_thinking(&self) -> bool {
+        self.session.thinking().is_some()
+    }
 }
 
 fn draw_overlay<V: BoardView>(screen: &GameScreen<V>, theme: &Theme)

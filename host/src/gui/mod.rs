@@ -234,6 +234,7 @@ async fn main_loop(
         let Some(top) = stack.last() else { break };
         top.draw(&theme, size, now);
         stats.work.push(work.elapsed());
+        let thinking = top.bot_thinking();
         frame += 1;
         if options.frames.is_some_and(|frames| frame >= frames) {
             if let Some(path) = &options.screenshot {
@@ -247,7 +248,11 @@ async fn main_loop(
             break;
         }
         next_frame().await;
-        stats.interval.push(last_frame.elapsed());
+        let interval = last_frame.elapsed();
+        stats.interval.push(interval);
+        if thinking {
+            stats.thinking.push(interval);
+        }
         last_frame = Instant::now();
     }
     for screen in &mut stack {
@@ -263,6 +268,8 @@ struct FrameStats {
     interval: Vec<Duration>,
     /// Update and draw alone (the GUI's own work).
     work: Vec<Duration>,
+    /// Frame intervals while a bot was thinking.
+    thinking: Vec<Duration>,
 }
 
 impl FrameStats {
@@ -277,10 +284,12 @@ impl FrameStats {
             )
         };
         format!(
-            "frames: {}\n{}\n{}",
+            "frames: {}\n{}\n{}\n{} ({} frames)",
             self.work.len(),
             line("frame interval", &mut self.interval),
-            line("update+draw", &mut self.work)
+            line("update+draw", &mut self.work),
+            line("frame interval while a bot thinks", &mut self.thinking),
+            self.thinking.len()
         )
     }
 }

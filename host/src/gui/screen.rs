@@ -46,6 +46,11 @@ pub trait Screen {
 
     /// Called once when the window is closing (a game stops its bots).
     fn close(&mut self) {}
+
+    /// Whether a bot is thinking now (frame-time statistics count those frames apart).
+    fn bot_thinking(&self) -> bool {
+        false
+    }
 }
 
 /// The mouse and keyboard in one frame.
