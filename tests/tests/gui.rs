@@ -19,7 +19,14 @@ fn xvfb_run() -> Option<PathBuf> {
 }
 
 /// Runs `tavola ARGS` under a fresh virtual X server of 1280x800.
+///
+/// One at a time: `xvfb-run -a` picks a free display number, and two started at once may pick the
+/// same.
 fn under_xvfb(xvfb: &Path, args: &[&str]) -> Output {
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let tavola = artifacts().tavola.to_string_lossy().into_owned();
     let mut all = vec!["-a", "-s", "-screen 0 1280x800x24", tavola.as_str()];
     all.extend_from_slice(args);
