@@ -73,7 +73,10 @@ struct WindowArgs {
     /// Close the window after this many frames and print frame-time statistics (tests).
     #[arg(long, hide = true)]
     frames: Option<u64>,
-    /// With --frames: save the last frame as a PNG (tests).
+    /// Close the window after this many seconds, as --frames does (tests).
+    #[arg(long, hide = true)]
+    seconds: Option<f64>,
+    /// With --frames or --seconds: save the last frame as a PNG (tests).
     #[arg(long, hide = true, value_name = "PNG")]
     screenshot: Option<std::path::PathBuf>,
 }
@@ -281,12 +284,13 @@ fn window(args: WindowArgs) -> anyhow::Result<ExitCode> {
         );
         (game_kind(args.game.unwrap_or(GameName::Ataxx)), setup)
     });
-    if args.screenshot.is_some() && args.frames.is_none() {
-        bail!("--screenshot needs --frames N");
+    if args.screenshot.is_some() && args.frames.is_none() && args.seconds.is_none() {
+        bail!("--screenshot needs --frames N or --seconds S");
     }
     gui::run(GuiOptions {
         game,
         frames: args.frames,
+        seconds: args.seconds,
         screenshot: args.screenshot,
     })
 }

@@ -1,6 +1,7 @@
 //! The window, end to end: `tavola` renders a game under a virtual X server (`xvfb-run`) and saves
-//! a screenshot whose pixels show the board. Skipped, with a notice, where `xvfb-run` is missing
-//! (CI installs it). Without any display, `tavola` refuses in one line.
+//! a screenshot whose pixels show the board; a person's move is played with real X mouse events
+//! (`xdotool`). Skipped, with a notice, where `xvfb-run` or `xdotool` is missing (CI installs
+//! them). Without any display, `tavola` refuses in one line.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -18,15 +19,18 @@ fn xvfb_run() -> Option<PathBuf> {
         .find(|candidate| candidate.is_file())
 }
 
-/// Runs `tavola ARGS` under a fresh virtual X server of 1280x800.
-///
-/// One at a time: `xvfb-run -a` picks a free display number, and two started at once may pick the
-/// same.
-fn under_xvfb(xvfb: &Path, args: &[&str]) -> Output {
+/// Waits for the other tests' virtual X servers: `xvfb-run -a` picks a free display number, and
+/// two started at once may pick the same.
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
     static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _turn = ONE_AT_A_TIME
+    ONE_AT_A_TIME
         .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Runs `tavola ARGS` under a fresh virtual X server of 1280x800.
+fn under_xvfb(xvfb: &Path, args: &[&str]) -> Output {
+    let _turn = one_at_a_time();
     let tavola = artifacts().tavola.to_string_lossy().into_owned();
     let mut all = vec!["-a", "-s", "-screen 0 1280x800x24", tavola.as_str()];
     all.extend_from_slice(args);
@@ -210,4 +214,55 @@ fn a_bad_player_is_refused_before_any_window_opens() {
         Duration::from_secs(60),
     );
     output.assert_one_line_error(3, &["/nonexistent/libbot.so", "not found"]);
+}
+
+/// `xdotool`, if installed.
+fn xdotool() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join("xdotool"))
+        .find(|candidate| candidate.is_file())
+}
+
+#[test]
+fn a_person_moves_with_real_mouse_clicks() {
+    let (Some(xvfb), Some(xdotool)) = (xvfb_run(), xdotool()) else {
+        println!("SKIPPED: xvfb-run or xdotool is not installed (apt-get install xvfb xdotool)");
+        return;
+    };
+    // Where a7 and c5 are in a 1280x800 window (no window manager: the window is at 0,0).
+    let layout = GameLayout::new(macroquad::math::Vec2::new(1280.0, 800.0));
+    let board = Geometry::new(layout.board_area, false);
+    let centre = |name: &str| {
+        let c = board.square_centre(name.parse().unwrap());
+        format!("{} {}", c.x.round(), c.y.round())
+    };
+    let tavola = artifacts().tavola.to_string_lossy().into_owned();
+    let xdotool = xdotool.to_string_lossy().into_owned();
+    let script = format!(
+        "'{tavola}' --white human --black random --seed 1 --seconds 6 & pid=$!\n\
+         '{xdotool}' search --sync --name Tavola >/dev/null\n\
+         sleep 1\n\
+         '{xdotool}' mousemove {a7} click 1\n\
+         sleep 0.5\n\
+         '{xdotool}' mousemove {c5} click 1\n\
+         wait $pid",
+        a7 = centre("a7"),
+        c5 = centre("c5"),
+    );
+    let output = {
+        let _turn = one_at_a_time();
+        run_with_timeout(
+            &xvfb,
+            None,
+            ["-a", "-s", "-screen 0 1280x800x24", "sh", "-c", &script],
+            Duration::from_secs(120),
+        )
+    };
+    output.assert_code(0);
+    let moves = output.stdout_line("moves:").unwrap_or_default();
+    assert!(
+        moves.starts_with("a7c5"),
+        "the clicked jump is the first move\n{output}"
+    );
 }

@@ -293,6 +293,20 @@ where
         self.session.stop_all();
     }
 
+    fn summary(&self) -> Option<String> {
+        let moves: Vec<String> = self
+            .session
+            .moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let result = self
+            .session
+            .result()
+            .map_or_else(|| "*".to_owned(), super::session::result_line);
+        Some(format!("moves: {}\nresult: {result}", moves.join(" ")))
+    }
+
     fn bot_thinking(&self) -> bool {
         self.session.thinking().is_some()
     }

@@ -99,7 +99,9 @@ pub struct GuiOptions {
     pub game: Option<(GameKind, GameSetup)>,
     /// Close the window after this many frames.
     pub frames: Option<u64>,
-    /// Save the last frame as a PNG here (with `frames`).
+    /// Close the window after this many seconds (tests that drive it with real X events).
+    pub seconds: Option<f64>,
+    /// Save the last frame as a PNG here (with `frames` or `seconds`).
     pub screenshot: Option<PathBuf>,
 }
 
@@ -236,14 +238,17 @@ async fn main_loop(
         stats.work.push(work.elapsed());
         let thinking = top.bot_thinking();
         frame += 1;
-        if options.frames.is_some_and(|frames| frame >= frames) {
+        let done = options.frames.is_some_and(|frames| frame >= frames)
+            || options.seconds.is_some_and(|seconds| now >= seconds);
+        if done {
             if let Some(path) = &options.screenshot {
                 if let Err(e) = save_screenshot(path) {
                     result = Err(e);
                 }
             }
             if result.is_ok() {
-                result = Ok(stats.report());
+                let summary = top.summary().map(|s| format!("\n{s}")).unwrap_or_default();
+                result = Ok(format!("{}{summary}", stats.report()));
             }
             break;
         }

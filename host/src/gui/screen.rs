@@ -47,6 +47,11 @@ pub trait Screen {
     /// Called once when the window is closing (a game stops its bots).
     fn close(&mut self) {}
 
+    /// What a test run prints when the window closes (a game: its moves and result).
+    fn summary(&self) -> Option<String> {
+        None
+    }
+
     /// Whether a bot is thinking now (frame-time statistics count those frames apart).
     fn bot_thinking(&self) -> bool {
         false
