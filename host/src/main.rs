@@ -266,29 +266,40 @@ fn game_kind(game: GameName) -> GameKind {
 /// `tavola [--game G --white P --black P ...]`: the window.
 fn window(args: WindowArgs) -> anyhow::Result<ExitCode> {
     let straight = args.white.is_some() || args.black.is_some();
-    let game = straight.then(|| {
-        let builtin = || SeatSpec {
-            kind: SeatKind::Builtin,
-            options: Vec::new(),
-        };
-        let setup = game_setup(
-            args.variant.clone(),
-            args.position.clone(),
-            [
-                args.white.clone().unwrap_or_else(builtin),
-                args.black.clone().unwrap_or_else(builtin),
-            ],
-            args.time,
-            args.increment,
-            args.seed,
-        );
-        (game_kind(args.game.unwrap_or(GameName::Ataxx)), setup)
-    });
+    let default = |kind| SeatSpec {
+        kind,
+        options: Vec::new(),
+    };
+    // Straight into the game, an omitted colour the built-in bot; else the start screen, with
+    // the game, variant and clock given, you against the built-in bot.
+    let players = if straight {
+        [
+            args.white.clone().unwrap_or_else(|| default(SeatKind::Builtin)),
+            args.black.clone().unwrap_or_else(|| default(SeatKind::Builtin)),
+        ]
+    } else {
+        [default(SeatKind::Human), default(SeatKind::Builtin)]
+    };
+    let setup = game_setup(
+        args.variant.clone(),
+        args.position.clone(),
+        players,
+        args.time,
+        args.increment,
+        args.seed,
+    );
+    let chosen = (game_kind(args.game.unwrap_or(GameName::Ataxx)), setup);
+    let (game, menu) = if straight {
+        (Some(chosen), None)
+    } else {
+        (None, Some(chosen))
+    };
     if args.screenshot.is_some() && args.frames.is_none() && args.seconds.is_none() {
         bail!("--screenshot needs --frames N or --seconds S");
     }
     gui::run(GuiOptions {
         game,
+        menu,
         frames: args.frames,
         seconds: args.seconds,
         screenshot: args.screenshot,

@@ -97,6 +97,8 @@ impl GameKind {
 pub struct GuiOptions {
     /// Straight into this game (`None`: the start screen).
     pub game: Option<(GameKind, GameSetup)>,
+    /// The start screen's first choices (`None`: its defaults).
+    pub menu: Option<(GameKind, GameSetup)>,
     /// Close the window after this many frames.
     pub frames: Option<u64>,
     /// Close the window after this many seconds (tests that drive it with real X events).
@@ -121,7 +123,10 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
     // Seat the players before the window opens: a bad plugin is an error on the terminal.
     let first: Box<dyn Screen> = match &options.game {
         Some((kind, setup)) => kind.open(setup)?,
-        None => Box::new(start::StartScreen::new()),
+        None => match &options.menu {
+            Some((kind, setup)) => Box::new(start::StartScreen::with_setup(kind.name(), setup)),
+            None => Box::new(start::StartScreen::new()),
+        },
     };
     let outcome: Rc<RefCell<Option<anyhow::Result<String>>>> = Rc::new(RefCell::new(None));
     let conf = macroquad::miniquad::conf::Conf {

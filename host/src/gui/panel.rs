@@ -191,7 +191,11 @@ where
             );
             (button.notice.to_owned(), theme::TEXT)
         } else {
-            (format!("Your move ({})", me.name()), theme::TEXT)
+            let hint = session
+                .hint()
+                .map(|mv| format!(" · hint: {mv}"))
+                .unwrap_or_default();
+            (format!("Your move ({}){hint}", me.name()), theme::TEXT)
         }
     } else if let Some(bot) = session.thinking() {
         (
