@@ -274,8 +274,12 @@ fn window(args: WindowArgs) -> anyhow::Result<ExitCode> {
     // the game, variant and clock given, you against the built-in bot.
     let players = if straight {
         [
-            args.white.clone().unwrap_or_else(|| default(SeatKind::Builtin)),
-            args.black.clone().unwrap_or_else(|| default(SeatKind::Builtin)),
+            args.white
+                .clone()
+                .unwrap_or_else(|| default(SeatKind::Builtin)),
+            args.black
+                .clone()
+                .unwrap_or_else(|| default(SeatKind::Builtin)),
         ]
     } else {
         [default(SeatKind::Human), default(SeatKind::Builtin)]

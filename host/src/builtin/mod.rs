@@ -213,6 +213,27 @@ mod tests {
     }
 
     #[test]
+    fn a_stop_request_answers_with_the_deepest_finished_search() {
+        let position = Ataxx::start(None).unwrap();
+        let request = Request::<Ataxx> {
+            start_text: position.to_string(),
+            moves_text: String::new(),
+            position,
+            clocks: clocks(None, None, 0),
+        };
+        let control = Control::default();
+        control
+            .stop
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        // Depth 8 would take seconds; stopped, it answers after depth 1.
+        let mut brain = BuiltinBrain::new(8, 1);
+        let mv = Brain::<Ataxx>::choose(&mut brain, &request, &control).unwrap();
+        assert!(request.position.parse_move(&mv).is_ok());
+        let info = control.info.lock().unwrap().clone().expect("a report");
+        assert_eq!(info.depth, 1);
+    }
+
+    #[test]
     fn options_are_checked() {
         assert!(BuiltinBrain::from_options(&[("depth".into(), "3".into())], 0).is_ok());
         let error = BuiltinBrain::from_options(&[("depth".into(), "99".into())], 0).unwrap_err();
