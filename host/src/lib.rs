@@ -1,9 +1,10 @@
 //! The Tavola host: seats (human, built-in, random, plugin), the referee, and the front ends.
 //!
 //! The binary `tavola` is a thin command line over this library; the end-to-end tests and the
-//! benchmarks use the library directly. Layering: `text_ui → referee → seat → tavola_sdk`.
+//! benchmarks use the library directly. Layering: `gui, text_ui → referee → seat → tavola_sdk`.
 
 pub mod builtin;
+pub mod gui;
 pub mod record;
 pub mod referee;
 pub mod seat;

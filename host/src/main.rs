@@ -11,11 +11,12 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::{bail, Context as _};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use tavola::builtin::Evaluate;
+use tavola::gui::{self, GameKind, GuiOptions};
 use tavola::record::GameRecord;
 use tavola::referee::Settings;
 use tavola::seat::plugin::{Library, LoadError};
 use tavola::seat::worker::{self, WorkerOptions};
-use tavola::seat::{ParseSeatSpecError, SeatSpec};
+use tavola::seat::{ParseSeatSpecError, SeatKind, SeatSpec};
 use tavola::text_ui::{self, GameSetup};
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::games::dama::Dama;
@@ -38,26 +39,102 @@ const EXIT_BOT: u8 = 3;
                   (a cdylib built with tavola-sdk), optionally followed by :key=value,... options.\n\
                   Exit codes: 0 done, 1 error, 2 bad command line, 3 a bot library cannot be used."
 )]
+#[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    #[command(flatten)]
+    window: WindowArgs,
+}
+
+/// `tavola` without a subcommand: the window. With a player flag it opens straight into the game,
+/// else on the start screen.
+#[derive(Debug, Args)]
+struct WindowArgs {
+    /// The game.
+    #[arg(long, short, value_enum)]
+    game: Option<GameName>,
+    /// The variant (rule set); the game's default if omitted.
+    #[arg(long)]
+    variant: Option<String>,
+    /// White's player (opens the game straight away; an omitted colour is the built-in bot).
+    #[arg(long)]
+    white: Option<SeatSpec>,
+    /// Black's player (see --white).
+    #[arg(long)]
+    black: Option<SeatSpec>,
+    /// Seconds per player for the whole game; 0 for no clock.
+    #[arg(long = "time", short = 't', default_value = "300", value_name = "SECONDS", value_parser = seconds)]
+    time: Duration,
+    /// Seconds added to a player's clock after each of their moves.
+    #[arg(long = "inc", default_value = "0", value_name = "SECONDS", value_parser = seconds)]
+    increment: Duration,
+    /// Start from this position (in the game's position text) instead of the start.
+    #[arg(long)]
+    position: Option<String>,
+    /// Seed for every random choice.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Close the window after this many frames and print frame-time statistics (tests).
+    #[arg(long, hide = true)]
+    frames: Option<u64>,
+    /// Close the window after this many seconds, as --frames does (tests).
+    #[arg(long, hide = true)]
+    seconds: Option<f64>,
+    /// With --frames or --seconds: save the last frame as a PNG (tests).
+    #[arg(long, hide = true, value_name = "PNG")]
+    screenshot: Option<PathBuf>,
+    #[command(flatten)]
+    bots: BotArgs,
+}
+
+/// How plugins run: each in a worker process of its own (the default), with limits.
+#[derive(Debug, Args)]
+struct BotArgs {
+    /// Run plugins inside this process instead of each in a worker process of its own (faster to
+    /// start, and debuggable; but a crashing or hanging bot then takes the host down).
+    #[arg(long)]
+    in_process: bool,
+    /// Address-space limit of each bot's worker process, in MiB; 0 for none.
+    #[arg(long, value_name = "MIB", default_value_t = 2048)]
+    bot_memory: u64,
+    /// CPU-time limit of each bot's worker process, in seconds; 0 for none.
+    #[arg(long, value_name = "SECONDS", default_value_t = 0)]
+    bot_cpu: u64,
+    /// Seconds a bot's worker process may take to load the library and create its player.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = seconds)]
+    bot_startup: Duration,
+}
+
+impl BotArgs {
+    /// The worker options these flags ask for, `None` for in-process plugins.
+    fn isolation(&self) -> anyhow::Result<Option<WorkerOptions>> {
+        if self.in_process {
+            return Ok(None);
+        }
+        let mut options = WorkerOptions::new().context("finding the tavola executable")?;
+        options.memory = (self.bot_memory > 0).then_some(self.bot_memory << 20);
+        options.cpu_seconds = (self.bot_cpu > 0).then_some(self.bot_cpu);
+        options.startup_timeout = self.bot_startup;
+        Ok(Some(options))
+    }
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Play one game, printing the board after each move.
-    Play(PlayArgs),
+    Play(Box<PlayArgs>),
     /// Count the leaf nodes of the move tree (tests and benchmarks move generation).
     Perft(PerftArgs),
+    /// Load a bot library and show what it says about itself.
+    Info {
+        /// The bot library (`.so`, `.dylib` or `.dll`).
+        library: PathBuf,
+    },
     /// Serve one bot library to a host over pipes (started by the host itself).
     #[command(hide = true)]
     Worker {
         /// The bot library.
-        library: PathBuf,
-    },
-    /// Load a bot library and show what it says about itself.
-    Info {
-        /// The bot library (`.so`, `.dylib` or `.dll`).
         library: PathBuf,
     },
 }
@@ -95,7 +172,7 @@ macro_rules! with_game {
 
 #[derive(Debug, Args)]
 struct PlayArgs {
-    /// Play in the terminal, without a window (the only mode of this build).
+    /// Play in the terminal, without a window (else the window opens on this game).
     #[arg(long)]
     headless: bool,
     /// The game (with --load, the recorded game's; else ataxx).
@@ -122,28 +199,17 @@ struct PlayArgs {
     /// Continue the last game recorded in this file (its game, variant, start and moves).
     #[arg(long, value_name = "FILE")]
     load: Option<PathBuf>,
-    /// Append the game's record (PGN-style) to this file when it ends.
+    /// Append the game's record (PGN-style) to this file when it ends (terminal play).
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     /// Seed for every random choice (random players, tie-breaks); printed, so a game can be replayed.
     #[arg(long)]
     seed: Option<u64>,
-    /// Run plugins inside this process instead of each in a worker process of its own (faster to
-    /// start, and debuggable; but a crashing or hanging bot then takes the host down).
-    #[arg(long)]
-    in_process: bool,
-    /// Address-space limit of each bot's worker process, in MiB; 0 for none.
-    #[arg(long, value_name = "MIB", default_value_t = 2048)]
-    bot_memory: u64,
-    /// Seconds a bot's worker process may take to load the library and create its player.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = seconds)]
-    bot_startup: Duration,
-    /// CPU-time limit of each bot's worker process, in seconds; 0 for none.
-    #[arg(long, value_name = "SECONDS", default_value_t = 0)]
-    bot_cpu: u64,
     /// Print only the players and the result, not the board after each move.
     #[arg(long, short)]
     quiet: bool,
+    #[command(flatten)]
+    bots: BotArgs,
 }
 
 #[derive(Debug, Args)]
@@ -196,10 +262,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        None => bail!(
-            "the game window is not part of this build yet; play in the terminal with \
-             `tavola play --headless` (see `tavola --help`)"
-        ),
+        None => window(cli.window),
         Some(Command::Play(args)) => {
             let resume = args.load.as_deref().map(load_last_game).transpose()?;
             let game = match (args.game, &resume) {
@@ -212,7 +275,26 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 }
                 (None, None) => GameName::Ataxx,
             };
-            with_game!(game, G => play::<G>(&args, resume))
+            let setup = GameSetup {
+                resume,
+                record_path: args.record.clone(),
+                ..game_setup(
+                    args.variant.clone(),
+                    args.position.clone(),
+                    [args.white.clone(), args.black.clone()],
+                    (args.time, args.increment),
+                    args.seed,
+                    &args.bots,
+                )?
+            };
+            if args.headless {
+                with_game!(game, G => play::<G>(&setup, args.quiet))
+            } else {
+                gui::run(GuiOptions {
+                    game: Some((window_game(game)?, setup)),
+                    ..GuiOptions::default()
+                })
+            }
         }
         Some(Command::Perft(args)) => {
             with_game!(args.game, G => perft_command::<G>(&args))
@@ -241,35 +323,100 @@ fn load_last_game(path: &Path) -> anyhow::Result<GameRecord> {
         .with_context(|| format!("{} holds no game", path.display()))
 }
 
-fn play<G: Evaluate>(args: &PlayArgs, resume: Option<GameRecord>) -> anyhow::Result<ExitCode> {
-    let time = args.time;
-    let seed = args.seed.unwrap_or_else(|| {
+/// The setup of one game from the command line's values.
+fn game_setup(
+    variant: Option<String>,
+    position: Option<String>,
+    players: [SeatSpec; 2],
+    (time, increment): (Duration, Duration),
+    seed: Option<u64>,
+    bots: &BotArgs,
+) -> anyhow::Result<GameSetup> {
+    let seed = seed.unwrap_or_else(|| {
         SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
     });
-    let setup = GameSetup {
-        variant: args.variant.clone(),
-        position: args.position.clone(),
-        resume,
-        record_path: args.record.clone(),
-        isolation: if args.in_process {
-            None
-        } else {
-            let mut options = WorkerOptions::new().context("finding the tavola executable")?;
-            options.memory = (args.bot_memory > 0).then_some(args.bot_memory << 20);
-            options.cpu_seconds = (args.bot_cpu > 0).then_some(args.bot_cpu);
-            options.startup_timeout = args.bot_startup;
-            Some(options)
-        },
-        players: [args.white.clone(), args.black.clone()],
+    Ok(GameSetup {
+        variant,
+        position,
+        resume: None,
+        record_path: None,
+        players,
         settings: Settings {
             time: (!time.is_zero()).then_some(time),
-            increment: args.increment,
+            increment,
         },
         seed,
+        isolation: bots.isolation()?,
+    })
+}
+
+/// The window's board for `game`, or an error pointing to the terminal for a game it cannot show.
+fn window_game(game: GameName) -> anyhow::Result<GameKind> {
+    match game {
+        GameName::Ataxx => Ok(GameKind::Ataxx),
+        GameName::Tablut | GameName::Dama => {
+            let name = game
+                .to_possible_value()
+                .map_or_else(String::new, |v| v.get_name().to_owned());
+            bail!(
+                "the window cannot show {name} yet; play it in the terminal with \
+                 `tavola play --headless --game {name}`"
+            )
+        }
+    }
+}
+
+/// `tavola [--game G --white P --black P ...]`: the window.
+fn window(args: WindowArgs) -> anyhow::Result<ExitCode> {
+    let straight = args.white.is_some() || args.black.is_some();
+    let default = |kind| SeatSpec {
+        kind,
+        options: Vec::new(),
     };
-    text_ui::play::<G>(&setup, args.quiet)?;
+    // Straight into the game, an omitted colour the built-in bot; else the start screen, with
+    // the game, variant and clock given, you against the built-in bot.
+    let players = if straight {
+        [
+            args.white
+                .clone()
+                .unwrap_or_else(|| default(SeatKind::Builtin)),
+            args.black
+                .clone()
+                .unwrap_or_else(|| default(SeatKind::Builtin)),
+        ]
+    } else {
+        [default(SeatKind::Human), default(SeatKind::Builtin)]
+    };
+    let setup = game_setup(
+        args.variant.clone(),
+        args.position.clone(),
+        players,
+        (args.time, args.increment),
+        args.seed,
+        &args.bots,
+    )?;
+    let chosen = (window_game(args.game.unwrap_or(GameName::Ataxx))?, setup);
+    let (game, menu) = if straight {
+        (Some(chosen), None)
+    } else {
+        (None, Some(chosen))
+    };
+    if args.screenshot.is_some() && args.frames.is_none() && args.seconds.is_none() {
+        bail!("--screenshot needs --frames N or --seconds S");
+    }
+    gui::run(GuiOptions {
+        game,
+        menu,
+        frames: args.frames,
+        seconds: args.seconds,
+        screenshot: args.screenshot,
+    })
+}
+
+fn play<G: Evaluate>(setup: &GameSetup, quiet: bool) -> anyhow::Result<ExitCode> {
+    text_ui::play::<G>(setup, quiet)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -135,6 +135,7 @@ pub struct MoveEvent<'a, G: Game> {
 pub struct Referee<G: Game> {
     settings: Settings,
     start_text: String,
+    start: G::Position,
     position: G::Position,
     moves: Vec<G::Move>,
     moves_text: String,
@@ -152,6 +153,7 @@ impl<G: Game> Referee<G> {
             settings,
             start_text: start.to_string(),
             result: rules_result::<G>(&start),
+            start: start.clone(),
             position: start,
             moves: Vec::new(),
             moves_text: String::new(),
@@ -266,8 +268,25 @@ impl<G: Game> Referee<G> {
         }
     }
 
+    /// The start position.
+    pub fn start(&self) -> &G::Position {
+        &self.start
+    }
+
+    /// The time control.
+    pub fn settings(&self) -> Settings {
+        self.settings
+    }
+
     /// Sends the side to move its request and starts its clock.
     pub fn start_turn(&mut self, seat: &mut Seat<G>) {
+        seat.request(self.begin_turn());
+    }
+
+    /// Starts the side to move's clock and returns the request for its player; for a player
+    /// without a seat (a person at the window), whose answer is given straight to
+    /// [`Referee::finish_turn`].
+    pub fn begin_turn(&mut self) -> Request<G> {
         let me = self.position.side_to_move();
         let ms = |d: Option<Duration>| d.map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
         let request = Request {
@@ -281,7 +300,38 @@ impl<G: Game> Referee<G> {
             ),
         };
         self.turn_started = Some(Instant::now());
-        seat.request(request);
+        request
+    }
+
+    /// Whether the side to move's clock is running (between [`Referee::begin_turn`] and
+    /// [`Referee::finish_turn`]).
+    pub fn turn_started(&self) -> bool {
+        self.turn_started.is_some()
+    }
+
+    /// Takes moves back until `plies` moves remain: the position is rebuilt from the start
+    /// position and the moves kept, the result cleared (or recomputed), any running turn
+    /// cancelled. The clocks keep the time they have now; nothing is refunded.
+    pub fn take_back_to(&mut self, plies: usize) {
+        if let Some(started) = self.turn_started.take() {
+            // The time spent on the cancelled turn is spent.
+            let me = self.position.side_to_move().index();
+            if let Some(left) = self.clocks[me] {
+                self.clocks[me] = Some(left.saturating_sub(started.elapsed()));
+            }
+        }
+        let kept: Vec<(G::Move, Option<Duration>)> = self
+            .moves
+            .drain(..)
+            .zip(self.clocks_after.drain(..))
+            .take(plies)
+            .collect();
+        self.position = self.start.clone();
+        self.moves_text.clear();
+        self.result = rules_result::<G>(&self.position);
+        for (mv, clock) in kept {
+            self.push_move(mv, clock);
+        }
     }
 
     /// Takes the side to move's answer (or its time-out) and its last search report, validates the
@@ -623,6 +673,44 @@ mod tests {
             resumed.result().map(GameResult::result_str),
             Some(result.result_str())
         );
+    }
+
+    #[test]
+    fn moves_are_taken_back_from_the_start_position() {
+        let start = Ataxx::start(None).unwrap();
+        let mut referee = Referee::<Ataxx>::new(start.clone(), Settings::default());
+        for text in ["a7c5", "g7e5", "g1f2", "a1b2"] {
+            referee.begin_turn();
+            referee
+                .finish_turn(Wait::Answered(Ok(text.to_owned())), None)
+                .expect("a legal move");
+        }
+        let after_two = {
+            let mut p = start.clone();
+            p.play(p.parse_move("a7c5").unwrap()).unwrap();
+            p.play(p.parse_move("g7e5").unwrap()).unwrap();
+            p
+        };
+        referee.begin_turn();
+        referee.take_back_to(2);
+        assert!(!referee.turn_started());
+        assert_eq!(referee.moves().len(), 2);
+        assert_eq!(referee.position(), &after_two);
+        assert!(referee.result().is_none());
+        // The game goes on from there, and the record text follows.
+        referee.begin_turn();
+        let event = referee.finish_turn(Wait::Answered(Ok("g1e3".into())), None);
+        assert_eq!(event.map(|e| e.ply), Some(3));
+        assert_eq!(
+            referee
+                .moves()
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>(),
+            ["a7c5", "g7e5", "g1e3"]
+        );
+        referee.take_back_to(0);
+        assert_eq!(referee.position(), &start);
     }
 
     #[test]

@@ -56,10 +56,10 @@ pub fn seat_for<G: Evaluate>(
     spec: &SeatSpec,
     color: Color,
     variant: &str,
-    seed: u64,
-    isolation: Option<&WorkerOptions>,
+    setup: &GameSetup,
 ) -> anyhow::Result<Seated<G>> {
-    let seed = seed ^ (color as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let seed = setup.seed ^ (color as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let isolation = setup.isolation.as_ref();
     let bad_spec = |reason: String| ParseSeatSpecError {
         spec: spec.to_string(),
         reason,
@@ -149,9 +149,8 @@ pub fn play<G: Evaluate>(setup: &GameSetup, quiet: bool) -> anyhow::Result<GameR
     };
     let variant = start.variant();
     let [white, black] = &setup.players;
-    let isolation = setup.isolation.as_ref();
-    let white = seat_for::<G>(white, Color::White, variant, setup.seed, isolation)?;
-    let black = seat_for::<G>(black, Color::Black, variant, setup.seed, isolation)?;
+    let white = seat_for::<G>(white, Color::White, variant, setup)?;
+    let black = seat_for::<G>(black, Color::Black, variant, setup)?;
     let mut out = io::stdout().lock();
     writeln!(out, "{} ({variant})", G::NAME)?;
     writeln!(out, "White: {}", white.description)?;

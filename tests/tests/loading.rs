@@ -110,7 +110,11 @@ fn info_describes_a_bot() {
     assert_eq!(output.stdout_line("name:"), Some("greedy"), "{output}");
     // The greedy sample plays every game, listed in the SDK's order.
     let every_game = tavola_sdk::games::NAMES.join(", ");
-    assert_eq!(output.stdout_line("games:"), Some(every_game.as_str()), "{output}");
+    assert_eq!(
+        output.stdout_line("games:"),
+        Some(every_game.as_str()),
+        "{output}"
+    );
     assert_eq!(output.stdout_line("version:"), Some("0.1.0"), "{output}");
     assert_eq!(
         output.stdout_line("built with:"),

@@ -1,7 +1,9 @@
 //! The built-in bot: a shallow negamax over a per-game evaluation.
 //!
 //! It uses only the SDK's public rules API, as a bot author would. It is deliberately simple for
-//! now: it looks `depth` plies ahead (2 by default) and breaks ties at random from its seed.
+//! now: it looks `depth` plies ahead (2 by default, deepening one ply at a time and reporting each
+//! depth, so that a stop request is answered with the deepest finished search) and breaks ties at
+//! random from its seed.
 
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -9,7 +11,7 @@ use rand::SeedableRng;
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::games::dama::Dama;
 use tavola_sdk::games::tablut::Tablut;
-use tavola_sdk::{Color, Game, Position};
+use tavola_sdk::{Color, Game, Position, SearchInfo};
 
 use crate::seat::{Answer, Brain, Control, Request, SeatFailure};
 
@@ -100,7 +102,14 @@ impl BuiltinBrain {
     }
 }
 
-fn negamax<G: Evaluate>(position: &G::Position, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+fn negamax<G: Evaluate>(
+    position: &G::Position,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+    nodes: &mut u64,
+) -> i32 {
+    *nodes += 1;
     if let Some(outcome) = position.outcome() {
         return match outcome.winner {
             None => 0,
@@ -115,7 +124,7 @@ fn negamax<G: Evaluate>(position: &G::Position, depth: u32, mut alpha: i32, beta
     for mv in position.legal_moves() {
         let mut child = position.clone();
         child.play_unchecked(mv);
-        let score = -negamax::<G>(&child, depth - 1, -beta, -alpha);
+        let score = -negamax::<G>(&child, depth - 1, -beta, -alpha, nodes);
         best = best.max(score);
         alpha = alpha.max(score);
         if alpha >= beta {
@@ -125,30 +134,67 @@ fn negamax<G: Evaluate>(position: &G::Position, depth: u32, mut alpha: i32, beta
     best
 }
 
-/// The best move of `position` at `depth`, ties broken by the order of `moves`.
+/// The best move of `position` at `depth` with its score, ties broken by the order of `moves`.
 fn best_move<G: Evaluate>(
     position: &G::Position,
     moves: &[G::Move],
     depth: u32,
-) -> Option<G::Move> {
+    nodes: &mut u64,
+) -> Option<(G::Move, i32)> {
     let mut best: Option<(G::Move, i32)> = None;
     for &mv in moves {
         let mut child = position.clone();
         child.play_unchecked(mv);
         let alpha = best.map_or(-WIN - 1, |(_, s)| s);
-        let score = -negamax::<G>(&child, depth - 1, -WIN - 1, -alpha);
+        let score = -negamax::<G>(&child, depth - 1, -WIN - 1, -alpha, nodes);
         if best.is_none_or(|(_, s)| score > s) {
             best = Some((mv, score));
         }
     }
-    best.map(|(mv, _)| mv)
+    best
 }
 
 impl<G: Evaluate> Brain<G> for BuiltinBrain {
-    fn choose(&mut self, request: &Request<G>, _control: &Control) -> Answer {
+    /// Searches 1, 2, ... `depth` plies deep, reporting after each depth; when asked to stop it
+    /// answers with the deepest search finished. The last depth decides, as a single search at
+    /// that depth would.
+    fn choose(&mut self, request: &Request<G>, control: &Control) -> Answer {
         let mut moves = request.position.legal_moves();
         moves.shuffle(&mut self.rng);
-        best_move::<G>(&request.position, &moves, self.depth)
+        let mut nodes = 0;
+        let mut chosen = None;
+        for depth in 1..=self.depth {
+            if chosen.is_some() && control.stop_requested() {
+                break;
+            }
+            let Some((mv, score)) = best_move::<G>(&request.position, &moves, depth, &mut nodes)
+            else {
+                break;
+            };
+            chosen = Some(mv);
+            let (score, mate) = if score.abs() >= WIN {
+                (
+                    None,
+                    Some(if score > 0 {
+                        depth as i32
+                    } else {
+                        -(depth as i32)
+                    }),
+                )
+            } else {
+                (Some(score.saturating_mul(100)), None)
+            };
+            control.report(SearchInfo {
+                depth,
+                seldepth: depth,
+                nodes,
+                score,
+                mate,
+                pv: mv.to_string(),
+                message: String::new(),
+            });
+        }
+        chosen
             .map(|mv| mv.to_string())
             .ok_or_else(|| SeatFailure::Error("asked to move with no legal move".to_owned()))
     }
@@ -179,6 +225,45 @@ mod tests {
             let mv = choose("7/7/7/7/7/7/x2o3 x 0 1", 2, seed);
             assert!(mv == "a1c1" || mv == "a1c2", "seed {seed}: {mv}");
         }
+    }
+
+    #[test]
+    fn reports_each_depth() {
+        let position = Ataxx::start(None).unwrap();
+        let request = Request::<Ataxx> {
+            start_text: position.to_string(),
+            moves_text: String::new(),
+            position,
+            clocks: clocks(None, None, 0),
+        };
+        let control = Control::default();
+        let mut brain = BuiltinBrain::new(3, 1);
+        Brain::<Ataxx>::choose(&mut brain, &request, &control).unwrap();
+        let info = control.info.lock().unwrap().clone().expect("a report");
+        assert_eq!(info.depth, 3);
+        assert!(info.nodes > 16, "{info:?}");
+        assert!(info.score.is_some());
+    }
+
+    #[test]
+    fn a_stop_request_answers_with_the_deepest_finished_search() {
+        let position = Ataxx::start(None).unwrap();
+        let request = Request::<Ataxx> {
+            start_text: position.to_string(),
+            moves_text: String::new(),
+            position,
+            clocks: clocks(None, None, 0),
+        };
+        let control = Control::default();
+        control
+            .stop
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        // Depth 8 would take seconds; stopped, it answers after depth 1.
+        let mut brain = BuiltinBrain::new(8, 1);
+        let mv = Brain::<Ataxx>::choose(&mut brain, &request, &control).unwrap();
+        assert!(request.position.parse_move(&mv).is_ok());
+        let info = control.info.lock().unwrap().clone().expect("a report");
+        assert_eq!(info.depth, 1);
     }
 
     #[test]

@@ -1,0 +1,81 @@
+//! Board views: one per game, behind [`BoardView`]. A view knows its board's geometry
+//! (layout, hit-testing), turns clicks into moves (selection state), and draws a [`Scene`].
+//!
+//! A view never decides a rule: what may be selected and where a piece may go comes from the
+//! position's legal moves. Adding a game means adding a view here; the game screen, the panel
+//! and the start screen stay as they are.
+
+use macroquad::math::Rect;
+use tavola_sdk::{Color, Game};
+
+use super::screen::Input;
+use super::theme::Theme;
+
+pub mod ataxx;
+mod ataxx_draw;
+
+/// What a board view draws in one frame.
+#[derive(Debug)]
+pub struct Scene<'a, G: Game> {
+    /// The position shown (the live one, or one from the move list).
+    pub position: &'a G::Position,
+    /// The position before [`Scene::last_move`], to show what it captured or converted.
+    pub before: Option<&'a G::Position>,
+    /// The move that led to `position`, marked on the board.
+    pub last_move: Option<G::Move>,
+    /// Seconds since `last_move` was played (captures and conversions are shown for a moment).
+    pub since_last_move: f32,
+    /// The colour whose person may move now with the mouse, if any.
+    pub mover: Option<Color>,
+    /// A suggested move, drawn as an arrow.
+    pub hint: Option<G::Move>,
+}
+
+/// A move played with a button next to the board rather than on it (Ataxx: the pass).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ButtonMove<M> {
+    /// The button's label.
+    pub label: &'static str,
+    /// A line saying why the button is there.
+    pub notice: &'static str,
+    /// The move it plays.
+    pub mv: M,
+}
+
+/// One game's board: geometry, mouse interaction and drawing.
+pub trait BoardView: Default + 'static {
+    /// The game.
+    type Game: Game;
+
+    /// Lays the board out in `area` (coordinates included), turned round when `flipped`
+    /// (the second player at the bottom). Called every frame: the window may have been resized.
+    fn layout(&mut self, area: Rect, flipped: bool);
+
+    /// The board's outer rectangle (squares and coordinates), as laid out.
+    fn rect(&self) -> Rect;
+
+    /// Reacts to the mouse and keys over `position`. `mover` is the colour whose person may move
+    /// now (`None`: nobody may; the view only tracks the mouse). Returns a move once a click
+    /// completes one; it is legal in `position`.
+    fn input(
+        &mut self,
+        position: &<Self::Game as Game>::Position,
+        mover: Option<Color>,
+        input: &Input,
+    ) -> Option<<Self::Game as Game>::Move>;
+
+    /// Drops any selection (the position changed under it).
+    fn clear_selection(&mut self);
+
+    /// Moves a person plays with a button rather than on the board, when they may move now.
+    fn button_moves(
+        &self,
+        position: &<Self::Game as Game>::Position,
+    ) -> Vec<ButtonMove<<Self::Game as Game>::Move>>;
+
+    /// Draws `scene` (after [`BoardView::layout`] of the same frame).
+    fn draw(&self, scene: &Scene<'_, Self::Game>, theme: &Theme);
+
+    /// Counts shown beside each player: Ataxx's pieces, for example. `None`: the game shows none.
+    fn piece_count(position: &<Self::Game as Game>::Position, color: Color) -> Option<u32>;
+}

@@ -1,0 +1,534 @@
+//! The game screen: a board view, the side panel and the end-of-game card around a [`Session`].
+//!
+//! [`GameScreen::update`] turns the frame's input into session actions and navigation; the
+//! drawing (here and in `panel.rs`) only shows the state.
+
+use macroquad::color::Color as Rgba;
+use macroquad::math::Vec2;
+use macroquad::shapes::draw_rectangle;
+use macroquad::window::clear_background;
+use tavola_sdk::{Color, Game};
+
+use super::board::{BoardView, Scene};
+use super::layout::{GameLayout, MoveList, Overlay, PanelButton};
+use super::screen::{Input, Nav, Screen};
+use super::session::{result_words, Session};
+use super::start::StartScreen;
+use super::theme::{self, alpha, rgb, ButtonStyle, Theme, Weight};
+use crate::builtin::Evaluate;
+use crate::text_ui::GameSetup;
+
+/// The game screen for the board view `V`.
+#[derive(Debug)]
+pub struct GameScreen<V: BoardView>
+where
+    V::Game: Evaluate,
+{
+    pub(super) session: Session<V::Game>,
+    pub(super) view: V,
+    pub(super) layout: GameLayout,
+    /// The board shows the second player at the bottom.
+    pub(super) flipped: bool,
+    /// The ply shown from the move list (`None`: the live position).
+    pub(super) browsing: Option<usize>,
+    /// The move list's scroll, in pixels.
+    pub(super) scroll: f32,
+    /// The end-of-game card was closed to look at the board.
+    pub(super) overlay_closed: bool,
+    /// A line of trouble to show (a new game that could not start).
+    pub(super) error: Option<String>,
+    pub(super) now: f64,
+    /// The mouse, as this frame's input had it (for hover effects).
+    pub(super) mouse: Vec2,
+}
+
+impl<V: BoardView> GameScreen<V>
+where
+    V::Game: Evaluate,
+{
+    /// A screen playing `setup`; the board is flipped when only Black is a person.
+    ///
+    /// # Errors
+    /// As [`Session::new`]: a bad position or variant, a player that cannot be seated.
+    pub fn new(setup: &GameSetup) -> anyhow::Result<GameScreen<V>> {
+        let session = Session::<V::Game>::new(setup)?;
+        let flipped = session.is_human(Color::Black) && !session.is_human(Color::White);
+        Ok(GameScreen {
+            session,
+            view: V::default(),
+            layout: GameLayout::new(Vec2::new(1280.0, 800.0)),
+            flipped,
+            browsing: None,
+            scroll: 0.0,
+            overlay_closed: false,
+            error: None,
+            now: 0.0,
+            mouse: Vec2::new(-1.0, -1.0),
+        })
+    }
+
+    /// The session (tests).
+    pub fn session(&self) -> &Session<V::Game> {
+        &self.session
+    }
+
+    fn move_list(&self) -> MoveList {
+        MoveList {
+            rect: self.layout.moves,
+            scroll: self.scroll,
+            plies: self.session.moves().len(),
+        }
+    }
+
+    /// A new game from `setup` on a fresh seed, in place of this one.
+    fn restart(&mut self, mut setup: GameSetup, swap: bool) -> Nav {
+        self.session.stop_all();
+        if swap {
+            setup.players.swap(0, 1);
+        }
+        setup.seed = setup
+            .seed
+            .wrapping_mul(0x5851_F42D_4C95_7F2D)
+            .wrapping_add(1);
+        match GameScreen::<V>::new(&setup) {
+            Ok(screen) => Nav::Replace(Box::new(screen)),
+            Err(e) => {
+                self.error = Some(format!("{e:#}"));
+                Nav::Stay
+            }
+        }
+    }
+
+    fn panel_button(&mut self, button: PanelButton) -> Nav {
+        match button {
+            PanelButton::NewGame => return self.restart(self.session.setup().clone(), false),
+            PanelButton::Undo => {
+                if self.session.undo(self.now) {
+                    self.browsing = None;
+                    self.overlay_closed = false;
+                    self.view.clear_selection();
+                }
+            }
+            PanelButton::Hint => self.session.ask_hint(),
+            PanelButton::MoveNow => self.session.move_now(),
+            PanelButton::Flip => self.flipped = !self.flipped,
+            PanelButton::Menu => {
+                self.session.stop_all();
+                let game = V::Game::NAME;
+                return Nav::Replace(Box::new(StartScreen::with_setup(
+                    game,
+                    self.session.setup(),
+                )));
+            }
+        }
+        Nav::Stay
+    }
+
+    /// Whether `button` does something now.
+    pub(super) fn enabled(&self, button: PanelButton) -> bool {
+        match button {
+            PanelButton::Undo => self.session.undo_target().is_some(),
+            PanelButton::Hint => self.session.result().is_none() && self.session.hint().is_none(),
+            PanelButton::MoveNow => self.session.thinking().is_some(),
+            PanelButton::NewGame | PanelButton::Flip | PanelButton::Menu => true,
+        }
+    }
+
+    /// The game's end card is up.
+    pub(super) fn overlay_open(&self) -> bool {
+        self.session.result().is_some() && !self.overlay_closed && self.browsing.is_none()
+    }
+
+    /// The ply the board shows.
+    pub(super) fn shown_ply(&self) -> usize {
+        self.browsing.unwrap_or(self.session.moves().len())
+    }
+
+    fn browse(&mut self, ply: Option<usize>) {
+        let last = self.session.moves().len();
+        self.browsing = ply.filter(|&p| p < last);
+        self.view.clear_selection();
+        self.scroll = self.move_list().scroll_to(ply.unwrap_or(last).max(1));
+    }
+
+    fn handle_input(&mut self, input: &Input) -> Nav {
+        if self.overlay_open() {
+            let overlay = Overlay::new(self.view.rect());
+            if input.clicked(overlay.new_game) {
+                return self.restart(self.session.setup().clone(), false);
+            }
+            if input.clicked(overlay.rematch) {
+                return self.restart(self.session.setup().clone(), true);
+            }
+            if input.escape || input.clicked(overlay.close) {
+                self.overlay_closed = true;
+            }
+            // The panel stays usable under the card (undo, menu, the move list).
+            if !self.layout.panel.contains(input.mouse) {
+                return Nav::Stay;
+            }
+        }
+        if input.left_click {
+            if let Some(button) = self.layout.button_at(input.mouse) {
+                return if self.enabled(button) {
+                    self.panel_button(button)
+                } else {
+                    Nav::Stay
+                };
+            }
+            if let Some(ply) = self.move_list().ply_at(input.mouse) {
+                self.browse(Some(ply));
+                return Nav::Stay;
+            }
+        }
+        if input.wheel != 0.0 && self.layout.moves.contains(input.mouse) {
+            let list = self.move_list();
+            self.scroll = (self.scroll - input.wheel.signum() * 3.0 * super::layout::MOVE_ROW)
+                .clamp(0.0, list.max_scroll());
+        }
+        if input.left || input.right {
+            let shown = self.shown_ply();
+            let ply = if input.left {
+                shown.saturating_sub(1)
+            } else {
+                shown + 1
+            };
+            self.browse(Some(ply));
+        }
+        if self.browsing.is_some() {
+            if input.escape || input.clicked(self.view.rect()) {
+                self.browse(None);
+            }
+            return Nav::Stay;
+        }
+        // The board, and a move played with a button (the pass).
+        let mover = self.session.human_to_move();
+        let position = self.session.position().clone();
+        if let Some(mv) = self.view.input(&position, mover, input) {
+            self.session.play_human(mv, self.now);
+        }
+        if mover.is_some() && input.left_click {
+            if let Some(button) = self.view.button_moves(&position).first() {
+                if input.clicked(super::panel::pass_button(self.layout.status)) {
+                    self.session.play_human(button.mv, self.now);
+                }
+            }
+        }
+        Nav::Stay
+    }
+}
+
+impl<V: BoardView> Screen for GameScreen<V>
+where
+    V::Game: Evaluate,
+{
+    fn update(&mut self, input: &Input, size: Vec2, now: f64) -> Nav {
+        self.now = now;
+        self.mouse = input.mouse;
+        self.layout = GameLayout::new(size);
+        self.view.layout(self.layout.board_area, self.flipped);
+        let plies = self.session.moves().len();
+        let nav = self.handle_input(input);
+        if !matches!(nav, Nav::Stay) {
+            return nav;
+        }
+        // The input may have flipped the board: draw this frame as it is now.
+        self.view.layout(self.layout.board_area, self.flipped);
+        self.session.update(now);
+        if self.session.moves().len() != plies {
+            self.view.clear_selection();
+            if self.browsing.is_none() {
+                self.scroll = self.move_list().scroll_to(self.session.moves().len());
+            }
+        }
+        Nav::Stay
+    }
+
+    fn draw(&self, theme: &Theme, _size: Vec2, now: f64) {
+        clear_background(theme::BACKGROUND);
+        let ply = self.shown_ply();
+        let live = self.browsing.is_none();
+        let position = self.session.position_at(ply);
+        let scene = Scene::<V::Game> {
+            position,
+            before: ply.checked_sub(1).map(|p| self.session.position_at(p)),
+            last_move: ply
+                .checked_sub(1)
+                .and_then(|p| self.session.moves().get(p).copied()),
+            since_last_move: if live {
+                (now - self.session.last_move_at()) as f32
+            } else {
+                f32::INFINITY
+            },
+            mover: if live {
+                self.session.human_to_move()
+            } else {
+                None
+            },
+            hint: if live { self.session.hint() } else { None },
+        };
+        self.view.draw(&scene, theme);
+        let board = self.view.rect();
+        if !live {
+            let banner = macroquad::math::Rect::new(
+                board.x + board.w * 0.2,
+                board.y + 8.0,
+                board.w * 0.6,
+                30.0,
+            );
+            theme::rounded_rect(banner, 6.0, alpha(rgb(0x000000), 0.7));
+            let text = format!(
+                "Move {ply} of {}: click the board or Esc to return",
+                self.session.moves().len()
+            );
+            theme.text_centred(&text, banner, 14.0, theme::TEXT, Weight::Regular);
+        }
+        super::panel::draw(self, theme);
+        if self.overlay_open() {
+            draw_overlay(self, theme);
+        }
+    }
+
+    fn close(&mut self) {
+        self.session.stop_all();
+    }
+
+    fn summary(&self) -> Option<String> {
+        let moves: Vec<String> = self
+            .session
+            .moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let result = self
+            .session
+            .result()
+            .map_or_else(|| "*".to_owned(), super::session::result_line);
+        Some(format!("moves: {}\nresult: {result}", moves.join(" ")))
+    }
+
+    fn bot_thinking(&self) -> bool {
+        self.session.thinking().is_some()
+    }
+}
+
+fn draw_overlay<V: BoardView>(screen: &GameScreen<V>, theme: &Theme)
+where
+    V::Game: Evaluate,
+{
+    let Some(result) = screen.session.result() else {
+        return;
+    };
+    let board = screen.view.rect();
+    draw_rectangle(
+        board.x,
+        board.y,
+        board.w,
+        board.h,
+        alpha(rgb(0x000000), 0.35),
+    );
+    let overlay = Overlay::new(board);
+    let card = overlay.card;
+    theme::rounded_rect(
+        macroquad::math::Rect::new(card.x + 3.0, card.y + 5.0, card.w, card.h),
+        10.0,
+        alpha(rgb(0x000000), 0.4),
+    );
+    theme::rounded_rect(card, 10.0, theme::PANEL);
+    let (headline, reason) = result_words(result);
+    let accent: Rgba = match result.winner {
+        Some(Color::White) => theme::PIECE_WHITE,
+        Some(Color::Black) => rgb(0x9a9a9a),
+        None => theme::MUTED,
+    };
+    let top = macroquad::math::Rect::new(card.x, card.y + 20.0, card.w, 34.0);
+    theme.text_centred(&headline, top, 28.0, accent, Weight::Bold);
+    let line = macroquad::math::Rect::new(card.x + 12.0, card.y + 62.0, card.w - 24.0, 22.0);
+    theme.text_centred(&reason, line, 16.0, theme::TEXT, Weight::Regular);
+    let position = screen.session.position();
+    let counts: Vec<String> = Color::ALL
+        .into_iter()
+        .filter_map(|c| V::piece_count(position, c).map(|n| format!("{c} {n}")))
+        .collect();
+    if !counts.is_empty() {
+        let line = macroquad::math::Rect::new(card.x, card.y + 88.0, card.w, 20.0);
+        theme.text_centred(
+            &counts.join("  ·  "),
+            line,
+            14.0,
+            theme::MUTED,
+            Weight::Regular,
+        );
+    }
+    let mouse = screen.mouse;
+    theme.button(
+        overlay.new_game,
+        "New game",
+        ButtonStyle::normal(true, overlay.new_game.contains(mouse)),
+        16.0,
+    );
+    theme.button(
+        overlay.rematch,
+        "Rematch",
+        ButtonStyle::Primary {
+            hot: overlay.rematch.contains(mouse),
+        },
+        16.0,
+    );
+    let close_color = if overlay.close.contains(mouse) {
+        theme::TEXT
+    } else {
+        theme::MUTED
+    };
+    theme.text_centred("×", overlay.close, 22.0, close_color, Weight::Regular);
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use macroquad::math::Rect;
+    use tavola_sdk::games::ataxx::Square;
+
+    use super::*;
+    use crate::gui::board::ataxx::AtaxxView;
+    use crate::referee::Settings;
+
+    const SIZE: Vec2 = Vec2::new(1280.0, 800.0);
+
+    fn screen(white: &str, black: &str, position: Option<&str>) -> GameScreen<AtaxxView> {
+        let setup = GameSetup {
+            variant: None,
+            position: position.map(str::to_owned),
+            players: [white.parse().unwrap(), black.parse().unwrap()],
+            settings: Settings::default(),
+            seed: 5,
+            resume: None,
+            record_path: None,
+            isolation: None,
+        };
+        let mut screen = GameScreen::<AtaxxView>::new(&setup).unwrap();
+        screen.update(&Input::default(), SIZE, 0.0);
+        screen
+    }
+
+    fn at(screen: &GameScreen<AtaxxView>, square: &str) -> Vec2 {
+        screen
+            .view
+            .geometry
+            .square_centre(square.parse::<Square>().unwrap())
+    }
+
+    fn button(screen: &GameScreen<AtaxxView>, which: PanelButton) -> Rect {
+        let i = PanelButton::ALL.iter().position(|&b| b == which).unwrap();
+        screen.layout.buttons[i]
+    }
+
+    /// Frames until the bot has answered.
+    fn settle(screen: &mut GameScreen<AtaxxView>, plies: usize) {
+        let mut now = 0.0;
+        for _ in 0..2000 {
+            if screen.session.moves().len() >= plies {
+                return;
+            }
+            now += 0.01;
+            screen.update(&Input::default(), SIZE, now);
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        panic!("the bot did not answer");
+    }
+
+    #[test]
+    fn a_person_plays_with_two_clicks_and_takes_back() {
+        let mut s = screen("human", "random", None);
+        s.update(&Input::click(at(&s, "a7")), SIZE, 0.1);
+        s.update(&Input::click(at(&s, "c5")), SIZE, 0.2);
+        assert_eq!(s.session.moves()[0].to_string(), "a7c5");
+        settle(&mut s, 2);
+        assert!(s.enabled(PanelButton::Undo));
+        s.update(
+            &Input::click(button(&s, PanelButton::Undo).center()),
+            SIZE,
+            1.0,
+        );
+        assert!(s.session.moves().is_empty());
+    }
+
+    #[test]
+    fn the_board_flips_and_clicks_follow_it() {
+        let mut s = screen("human", "human", None);
+        assert!(!s.flipped);
+        s.update(
+            &Input::click(button(&s, PanelButton::Flip).center()),
+            SIZE,
+            0.1,
+        );
+        assert!(s.flipped);
+        // a7 is now bottom-right; clicking there still selects a7.
+        let a7 = at(&s, "a7");
+        assert!(a7.x > s.view.geometry.squares().center().x);
+        s.update(&Input::click(a7), SIZE, 0.2);
+        assert_eq!(s.view.selection.selected, Some("a7".parse().unwrap()));
+        // With only Black a person, the board starts flipped.
+        assert!(screen("random", "human", None).flipped);
+    }
+
+    #[test]
+    fn the_move_list_shows_old_positions_without_ending_the_game() {
+        let mut s = screen("human", "human", None);
+        for (from, to) in [("a7", "b6"), ("g7", "f6"), ("b6", "c5")] {
+            s.update(&Input::click(at(&s, from)), SIZE, 0.1);
+            s.update(&Input::click(at(&s, to)), SIZE, 0.1);
+        }
+        assert_eq!(s.session.moves().len(), 3);
+        let list = s.move_list();
+        s.update(&Input::click(list.ply_rect(1).center()), SIZE, 0.3);
+        assert_eq!(s.browsing, Some(1));
+        assert_eq!(s.shown_ply(), 1);
+        // Clicks on the board do not play while browsing; they return to the game.
+        s.update(&Input::click(at(&s, "g1")), SIZE, 0.4);
+        assert_eq!(s.browsing, None);
+        assert_eq!(s.session.moves().len(), 3);
+        // Arrow keys step through the moves.
+        let left = Input {
+            left: true,
+            ..Input::default()
+        };
+        s.update(&left, SIZE, 0.5);
+        assert_eq!(s.browsing, Some(2));
+        let esc = Input {
+            escape: true,
+            ..Input::default()
+        };
+        s.update(&esc, SIZE, 0.6);
+        assert_eq!(s.browsing, None);
+    }
+
+    #[test]
+    fn the_end_card_offers_a_rematch_with_colours_swapped() {
+        // White takes Black's last piece with b6.
+        let mut s = screen("human", "random", Some("xo5/7/7/7/7/7/7 x 0 1"));
+        s.update(&Input::click(at(&s, "a7")), SIZE, 0.1);
+        s.update(&Input::click(at(&s, "b6")), SIZE, 0.2);
+        assert!(s.session.result().is_some());
+        assert!(s.overlay_open());
+        let overlay = Overlay::new(s.view.rect());
+        let nav = s.update(&Input::click(overlay.rematch.center()), SIZE, 0.3);
+        let Nav::Replace(_) = nav else {
+            panic!("{nav:?}")
+        };
+        let mut s = screen("human", "random", Some("xo5/7/7/7/7/7/7 x 0 1"));
+        s.update(&Input::click(at(&s, "a7")), SIZE, 0.1);
+        s.update(&Input::click(at(&s, "b6")), SIZE, 0.2);
+        s.update(&Input::click(overlay.close.center()), SIZE, 0.3);
+        assert!(!s.overlay_open());
+    }
+
+    #[test]
+    fn the_pass_button_plays_the_pass() {
+        let mut s = screen("human", "human", Some("xoo4/ooo4/ooo4/7/7/7/6o x 0 1"));
+        let pass = crate::gui::panel::pass_button(s.layout.status);
+        s.update(&Input::click(pass.center()), SIZE, 0.1);
+        assert_eq!(s.session.moves()[0].to_string(), "0000");
+    }
+}

@@ -1,0 +1,268 @@
+//! The window, end to end: `tavola` renders a game under a virtual X server (`xvfb-run`) and saves
+//! a screenshot whose pixels show the board; a person's move is played with real X mouse events
+//! (`xdotool`). Skipped, with a notice, where `xvfb-run` or `xdotool` is missing (CI installs
+//! them). Without any display, `tavola` refuses in one line.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use tavola::gui::board::ataxx::Geometry;
+use tavola::gui::layout::GameLayout;
+use tavola::gui::theme::{self, BOARD_DARK, BOARD_LIGHT};
+use tavola_tests::{artifacts, run_with_timeout, Output, TempDir};
+
+/// `xvfb-run`, if installed.
+fn xvfb_run() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join("xvfb-run"))
+        .find(|candidate| candidate.is_file())
+}
+
+/// Waits for the other tests' virtual X servers: `xvfb-run -a` picks a free display number, and
+/// two started at once may pick the same.
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Runs `tavola ARGS` under a fresh virtual X server of 1280x800.
+fn under_xvfb(xvfb: &Path, args: &[&str]) -> Output {
+    let _turn = one_at_a_time();
+    let tavola = artifacts().tavola.to_string_lossy().into_owned();
+    let mut all = vec!["-a", "-s", "-screen 0 1280x800x24", tavola.as_str()];
+    all.extend_from_slice(args);
+    run_with_timeout(xvfb, None, all, Duration::from_secs(120))
+}
+
+/// An RGBA image.
+struct Image {
+    width: usize,
+    height: usize,
+    pixels: Vec<u8>,
+}
+
+impl Image {
+    fn read(path: &Path) -> Image {
+        let file = std::fs::File::open(path)
+            .unwrap_or_else(|e| panic!("no screenshot {}: {e}", path.display()));
+        let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+            .read_info()
+            .expect("a PNG");
+        let mut pixels = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut pixels).expect("PNG data");
+        assert_eq!(info.color_type, png::ColorType::Rgba);
+        pixels.truncate(info.buffer_size());
+        Image {
+            width: info.width as usize,
+            height: info.height as usize,
+            pixels,
+        }
+    }
+
+    fn pixel(&self, x: usize, y: usize) -> [u8; 3] {
+        let i = (y * self.width + x) * 4;
+        [self.pixels[i], self.pixels[i + 1], self.pixels[i + 2]]
+    }
+
+    /// The share of pixels of `rect` within a small distance of one of `colors`.
+    fn share(&self, (x0, y0, x1, y1): (f32, f32, f32, f32), colors: &[[u8; 3]]) -> f64 {
+        let (x0, y0) = (x0.max(0.0) as usize, y0.max(0.0) as usize);
+        let (x1, y1) = (
+            (x1 as usize).min(self.width),
+            (y1 as usize).min(self.height),
+        );
+        let mut hits = 0;
+        let mut total = 0;
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let p = self.pixel(x, y);
+                total += 1;
+                if colors
+                    .iter()
+                    .any(|c| (0..3).all(|i| p[i].abs_diff(c[i]) <= 6))
+                {
+                    hits += 1;
+                }
+            }
+        }
+        f64::from(hits) / f64::from(total.max(1))
+    }
+}
+
+fn bytes(color: macroquad::color::Color) -> [u8; 3] {
+    let c: [u8; 4] = color.into();
+    [c[0], c[1], c[2]]
+}
+
+#[test]
+fn a_game_window_renders_the_board() {
+    let Some(xvfb) = xvfb_run() else {
+        println!("SKIPPED: xvfb-run is not installed (apt-get install xvfb)");
+        return;
+    };
+    let dir = TempDir::new("gui");
+    let shot = dir.path().join("board.png");
+    let shot_text = shot.to_string_lossy().into_owned();
+    let output = under_xvfb(
+        &xvfb,
+        &[
+            "--game",
+            "ataxx",
+            "--white",
+            "random",
+            "--black",
+            "random",
+            "--seed",
+            "3",
+            "--frames",
+            "20",
+            "--screenshot",
+            &shot_text,
+        ],
+    );
+    output.assert_code(0).assert_stdout_contains("frames: 20");
+    let image = Image::read(&shot);
+    assert!(
+        image.width >= 640 && image.height >= 400,
+        "{}x{}",
+        image.width,
+        image.height
+    );
+    // Where the board is, by the layout the window used.
+    let layout = GameLayout::new(macroquad::math::Vec2::new(
+        image.width as f32,
+        image.height as f32,
+    ));
+    let board = Geometry::new(layout.board_area, false).squares();
+    let centre = (
+        board.x + board.w * 0.3,
+        board.y + board.h * 0.3,
+        board.x + board.w * 0.7,
+        board.y + board.h * 0.7,
+    );
+    let squares = image.share(centre, &[bytes(BOARD_LIGHT), bytes(BOARD_DARK)]);
+    assert!(
+        squares > 0.3,
+        "the board's squares cover {squares:.2} of its centre\n{output}"
+    );
+    let light = image.share(centre, &[bytes(BOARD_LIGHT)]);
+    let dark = image.share(centre, &[bytes(BOARD_DARK)]);
+    assert!(
+        light > 0.1 && dark > 0.1,
+        "light {light:.2}, dark {dark:.2}"
+    );
+    // The side panel is there too, and the background around it.
+    let panel = layout.top_player;
+    let panel_share = image.share(
+        (
+            panel.x + 2.0,
+            panel.y + 70.0,
+            panel.right() - 2.0,
+            panel.bottom() - 4.0,
+        ),
+        &[bytes(theme::PANEL)],
+    );
+    assert!(panel_share > 0.5, "panel {panel_share:.2}");
+}
+
+#[test]
+fn the_start_screen_renders() {
+    let Some(xvfb) = xvfb_run() else {
+        println!("SKIPPED: xvfb-run is not installed (apt-get install xvfb)");
+        return;
+    };
+    let dir = TempDir::new("gui-start");
+    let shot = dir.path().join("start.png");
+    let shot_text = shot.to_string_lossy().into_owned();
+    under_xvfb(&xvfb, &["--frames", "3", "--screenshot", &shot_text]).assert_code(0);
+    let image = Image::read(&shot);
+    let whole = (0.0, 0.0, image.width as f32, image.height as f32);
+    assert!(image.share(whole, &[bytes(theme::BACKGROUND)]) > 0.3);
+    assert!(
+        image.share(whole, &[bytes(theme::ACCENT)]) > 0.005,
+        "the Start button"
+    );
+}
+
+#[test]
+fn without_a_display_the_window_refuses_in_one_line() {
+    let tavola = artifacts().tavola.to_string_lossy().into_owned();
+    let output = run_with_timeout(
+        Path::new("/usr/bin/env"),
+        None,
+        ["-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", tavola.as_str()],
+        Duration::from_secs(60),
+    );
+    output.assert_one_line_error(1, &["display", "tavola play --headless"]);
+}
+
+#[test]
+fn a_bad_player_is_refused_before_any_window_opens() {
+    let tavola = artifacts().tavola.to_string_lossy().into_owned();
+    let output = run_with_timeout(
+        Path::new("/usr/bin/env"),
+        None,
+        [
+            "DISPLAY=:12345",
+            tavola.as_str(),
+            "--white",
+            "/nonexistent/libbot.so",
+        ],
+        Duration::from_secs(60),
+    );
+    output.assert_one_line_error(3, &["/nonexistent/libbot.so", "not found"]);
+}
+
+/// `xdotool`, if installed.
+fn xdotool() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join("xdotool"))
+        .find(|candidate| candidate.is_file())
+}
+
+#[test]
+fn a_person_moves_with_real_mouse_clicks() {
+    let (Some(xvfb), Some(xdotool)) = (xvfb_run(), xdotool()) else {
+        println!("SKIPPED: xvfb-run or xdotool is not installed (apt-get install xvfb xdotool)");
+        return;
+    };
+    // Where a7 and c5 are in a 1280x800 window (no window manager: the window is at 0,0).
+    let layout = GameLayout::new(macroquad::math::Vec2::new(1280.0, 800.0));
+    let board = Geometry::new(layout.board_area, false);
+    let centre = |name: &str| {
+        let c = board.square_centre(name.parse().unwrap());
+        format!("{} {}", c.x.round(), c.y.round())
+    };
+    let tavola = artifacts().tavola.to_string_lossy().into_owned();
+    let xdotool = xdotool.to_string_lossy().into_owned();
+    let script = format!(
+        "'{tavola}' --white human --black random --seed 1 --seconds 6 & pid=$!\n\
+         '{xdotool}' search --sync --name Tavola >/dev/null\n\
+         sleep 1\n\
+         '{xdotool}' mousemove {a7} click 1\n\
+         sleep 0.5\n\
+         '{xdotool}' mousemove {c5} click 1\n\
+         wait $pid",
+        a7 = centre("a7"),
+        c5 = centre("c5"),
+    );
+    let output = {
+        let _turn = one_at_a_time();
+        run_with_timeout(
+            &xvfb,
+            None,
+            ["-a", "-s", "-screen 0 1280x800x24", "sh", "-c", &script],
+            Duration::from_secs(120),
+        )
+    };
+    output.assert_code(0);
+    let moves = output.stdout_line("moves:").unwrap_or_default();
+    assert!(
+        moves.starts_with("a7c5"),
+        "the clicked jump is the first move\n{output}"
+    );
+}
