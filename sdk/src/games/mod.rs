@@ -6,4 +6,7 @@ pub mod ataxx;
 pub mod gonnect;
 
 /// The names of every game Tavola knows, as used by `--game`.
-pub const NAMES: &[&str] = &[<ataxx::Ataxx as Game>::NAME, <gonnect::Gonnect as Game>::NAME];
+pub const NAMES: &[&str] = &[
+    <ataxx::Ataxx as Game>::NAME,
+    <gonnect::Gonnect as Game>::NAME,
+];

@@ -231,7 +231,10 @@ mod tests {
         let mut longer = history.clone();
         longer.push(key(99, 0, 0));
         assert_ne!(longer, history);
-        assert!(!history.contains(key(99, 0, 0)), "clones do not share new keys");
+        assert!(
+            !history.contains(key(99, 0, 0)),
+            "clones do not share new keys"
+        );
         assert!(longer.contains(key(99, 0, 0)) && longer.contains(key(1, 0, 1)));
     }
 

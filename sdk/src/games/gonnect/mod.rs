@@ -7,11 +7,11 @@
 //! board of the game so far (positional superko). There is no passing.
 //!
 //! - **Winning.** A player wins by connecting two opposite sides — left and right, or top and
-//!   bottom — with one chain ([`EndReason::Connection`]); the connection is looked at after the
+//!   bottom — with one chain ([`crate::EndReason::Connection`]); the connection is looked at after the
 //!   captures, so a move that captures and connects wins, while a suicide is illegal even if it
 //!   would connect. A move can never connect the opponent (captures only remove the opponent's
 //!   stones). A player without a legal move on their turn — every empty point suicide or
-//!   forbidden by superko — loses ([`EndReason::NoLegalMove`]). There are no draws.
+//!   forbidden by superko — loses ([`crate::EndReason::NoLegalMove`]). There are no draws.
 //! - **Swap.** As White's first move (move 2) White may play `swap`: the single black stone
 //!   becomes white and Black moves next; the players keep their colours, which is the same game
 //!   as exchanging seats since the rules are symmetric. The swap is legal only at move 2 with

@@ -88,8 +88,12 @@ impl Naive {
         let mut grid = self.grid;
         match mv {
             Move::Swap => {
-                let stones: Vec<Option<Color>> =
-                    grid.iter().flatten().copied().filter(Option::is_some).collect();
+                let stones: Vec<Option<Color>> = grid
+                    .iter()
+                    .flatten()
+                    .copied()
+                    .filter(Option::is_some)
+                    .collect();
                 if self.move_number != 2
                     || self.side != Color::White
                     || stones != [Some(Color::Black)]
@@ -170,7 +174,9 @@ impl Naive {
     /// # Panics
     /// When `mv` is illegal.
     pub(super) fn play(&mut self, mv: Move) {
-        let grid = self.after(mv).expect("the reference plays only legal moves");
+        let grid = self
+            .after(mv)
+            .expect("the reference plays only legal moves");
         self.grid = grid;
         self.history.insert(grid);
         self.side = self.side.other();

@@ -44,7 +44,6 @@ const fn mask(column: Option<u8>, row: Option<u8>) -> [u64; 3] {
     words
 }
 
-
 /// Every point of the board (no guard bits).
 const FULL: [u64; 3] = mask(None, None);
 
@@ -534,7 +533,10 @@ mod tests {
         assert!(!(row7 & !pt("N7").bitboard()).spans());
         // Two sides that meet at a corner are not opposite.
         assert!(!(TOP & !pt("N13").bitboard()).spans());
-        assert!(!(LEFT | BOTTOM).and_not(pt("A13").bitboard()).and_not(pt("N1").bitboard()).spans());
+        assert!(!(LEFT | BOTTOM)
+            .and_not(pt("A13").bitboard())
+            .and_not(pt("N1").bitboard())
+            .spans());
         assert!((LEFT | TOP).spans());
     }
 

@@ -252,7 +252,10 @@ mod tests {
         assert_eq!(position.stone(pt("C3")), Some(Color::Black));
         assert_eq!(position.stone(pt("D3")), Some(Color::White));
         assert_eq!(position.stone(pt("N13")), None);
-        assert_eq!((position.count(Color::Black), position.count(Color::White)), (3, 1));
+        assert_eq!(
+            (position.count(Color::Black), position.count(Color::White)),
+            (3, 1)
+        );
         assert_eq!(position.chain(pt("C3")).count(), 3);
         assert_eq!(position.chain(pt("D3")).count(), 1);
         assert_eq!(position.chain(pt("E5")), Bitboard::EMPTY);
@@ -293,7 +296,10 @@ mod tests {
         position.set_stone(pt("A2"), Some(Color::White));
         assert_eq!(position.dead_chains(Color::Black).count(), 0);
         position.set_stone(pt("B1"), Some(Color::White));
-        assert_eq!(position.dead_chains(Color::Black).collect::<Vec<_>>(), [pt("A1")]);
+        assert_eq!(
+            position.dead_chains(Color::Black).collect::<Vec<_>>(),
+            [pt("A1")]
+        );
         assert_eq!(position.dead_chains(Color::White).count(), 0);
     }
 }

@@ -204,8 +204,18 @@ mod tests {
         // White B2 C2 breathe only at D2.
         let position = board(
             [
-                EMPTY_ROW, EMPTY_ROW, EMPTY_ROW, EMPTY_ROW, EMPTY_ROW, EMPTY_ROW, EMPTY_ROW,
-                EMPTY_ROW, EMPTY_ROW, EMPTY_ROW, ".XX..........", "XOO..........",
+                EMPTY_ROW,
+                EMPTY_ROW,
+                EMPTY_ROW,
+                EMPTY_ROW,
+                EMPTY_ROW,
+                EMPTY_ROW,
+                EMPTY_ROW,
+                EMPTY_ROW,
+                EMPTY_ROW,
+                EMPTY_ROW,
+                ".XX..........",
+                "XOO..........",
                 ".XX..........",
             ],
             "X 12",
@@ -252,7 +262,9 @@ mod tests {
         );
         assert!(won.legal_moves().is_empty());
         assert!(won.play(place("A1")).is_err());
-        assert!(won.pretty().ends_with("; Black wins (two opposite sides connected)"));
+        assert!(won
+            .pretty()
+            .ends_with("; Black wins (two opposite sides connected)"));
     }
 
     /// RULES.md: "a suicide is illegal even if it would connect".
@@ -300,7 +312,10 @@ mod tests {
     fn connections_both_ways_for_both_colours() {
         // Black top to bottom down column C, bent on the way.
         let mut black = Position::start();
-        for p in Point::ALL.into_iter().filter(|p| p.column() == 2 && p.row() != 5) {
+        for p in Point::ALL
+            .into_iter()
+            .filter(|p| p.column() == 2 && p.row() != 5)
+        {
             black.set_stone(p, Some(Color::Black));
         }
         for p in ["D5", "D6", "D7", "C7"] {
@@ -316,7 +331,10 @@ mod tests {
 
         // White left to right along row 10, completed by the last stone.
         let mut white = Position::start();
-        for p in Point::ALL.into_iter().filter(|p| p.row() == 9 && p.column() != 5) {
+        for p in Point::ALL
+            .into_iter()
+            .filter(|p| p.row() == 9 && p.column() != 5)
+        {
             white.set_stone(p, Some(Color::White));
         }
         white.set_side_to_move(Color::White);
@@ -329,14 +347,20 @@ mod tests {
 
         // White top to bottom and Black left to right, each finished by a move.
         let mut white = Position::start();
-        for p in Point::ALL.into_iter().filter(|p| p.column() == 12 && p.row() != 0) {
+        for p in Point::ALL
+            .into_iter()
+            .filter(|p| p.column() == 12 && p.row() != 0)
+        {
             white.set_stone(p, Some(Color::White));
         }
         white.set_side_to_move(Color::White);
         white.play(place("N1")).unwrap();
         assert_eq!(white.connected(), Some(Color::White));
         let mut black = Position::start();
-        for p in Point::ALL.into_iter().filter(|p| p.row() == 0 && p.column() != 0) {
+        for p in Point::ALL
+            .into_iter()
+            .filter(|p| p.row() == 0 && p.column() != 0)
+        {
             black.set_stone(p, Some(Color::Black));
         }
         black.play(place("A1")).unwrap();
@@ -365,14 +389,20 @@ mod tests {
         assert_eq!(swapped.stone(pt("G7")), Some(Color::White));
         assert_eq!(swapped.side, Color::Black);
         assert_eq!(swapped.move_number(), 3);
-        assert_eq!(swapped.to_string(), format!("{} X 3", {
-            let mut rows = vec![EMPTY_ROW.to_owned(); 13];
-            rows[6] = "......O......".to_owned();
-            rows.join("/")
-        }));
+        assert_eq!(
+            swapped.to_string(),
+            format!("{} X 3", {
+                let mut rows = vec![EMPTY_ROW.to_owned(); 13];
+                rows[6] = "......O......".to_owned();
+                rows.join("/")
+            })
+        );
         assert!(!swapped.is_legal(Move::Swap));
         assert!(!after(first, &["A1"]).is_legal(Move::Swap));
-        assert!(after(swapped, &["A1", "B1"]).legal_moves().iter().all(|&m| m != Move::Swap));
+        assert!(after(swapped, &["A1", "B1"])
+            .legal_moves()
+            .iter()
+            .all(|&m| m != Move::Swap));
 
         // Parsed positions: move 2, White to move, exactly one stone and it is black.
         let one_black = |stone: &str, rest: &str| {
@@ -381,7 +411,10 @@ mod tests {
             board(rows, rest)
         };
         assert!(one_black("X............", "O 2").is_legal(Move::Swap));
-        assert_eq!(one_black("X............", "O 2").parse_move(" SWAP"), Ok(Move::Swap));
+        assert_eq!(
+            one_black("X............", "O 2").parse_move(" SWAP"),
+            Ok(Move::Swap)
+        );
         assert!(!one_black("X............", "X 2").is_legal(Move::Swap));
         assert!(!one_black("X............", "O 4").is_legal(Move::Swap));
         assert!(!one_black("O............", "O 2").is_legal(Move::Swap));
@@ -499,7 +532,10 @@ mod tests {
                 position: start.to_string()
             })
         );
-        assert!(matches!(start.parse_move("I9"), Err(ParseMoveError::Invalid { .. })));
+        assert!(matches!(
+            start.parse_move("I9"),
+            Err(ParseMoveError::Invalid { .. })
+        ));
     }
 
     #[test]

@@ -221,13 +221,22 @@ mod tests {
         assert_eq!(reason(""), "empty position text");
         assert_eq!(reason(" \n "), "empty position text");
         assert_eq!(reason(&board), "missing side to move");
-        assert_eq!(reason(&format!("{board} Z 1")), "bad side to move \"Z\" (expected X or O)");
+        assert_eq!(
+            reason(&format!("{board} Z 1")),
+            "bad side to move \"Z\" (expected X or O)"
+        );
         assert_eq!(
             reason(&format!("{board} X one")),
             "bad move number \"one\" (moves count from 1)"
         );
-        assert_eq!(reason(&format!("{board} X 1 2")), "unexpected \"2\" at the end");
-        assert_eq!(reason(&format!("{board} X 1 moves")), "unexpected \"moves\" at the end");
+        assert_eq!(
+            reason(&format!("{board} X 1 2")),
+            "unexpected \"2\" at the end"
+        );
+        assert_eq!(
+            reason(&format!("{board} X 1 moves")),
+            "unexpected \"moves\" at the end"
+        );
         assert_eq!(
             reason(&format!("{board} X 0")),
             "bad move number \"0\" (moves count from 1)"
@@ -261,11 +270,17 @@ mod tests {
             "unknown point 'é' in row 5"
         );
         assert_eq!(
-            reason(&with_rows(&[(2, "O............"), (1, "XO...........")], "X 1")),
+            reason(&with_rows(
+                &[(2, "O............"), (1, "XO...........")],
+                "X 1"
+            )),
             "the black chain at A1 has no liberty"
         );
         assert_eq!(
-            reason(&with_rows(&[(2, "X............"), (1, "OX...........")], "X 1")),
+            reason(&with_rows(
+                &[(2, "X............"), (1, "OX...........")],
+                "X 1"
+            )),
             "the white chain at A1 has no liberty"
         );
     }
