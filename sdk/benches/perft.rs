@@ -80,21 +80,29 @@ fn gonnect_perft(c: &mut Criterion) {
     group.finish();
 }
 
-/// A position 150 plies into a seeded random game, with its history (superko checks apply when
-/// a side has lost stones).
+/// A position at least 100 plies into a seeded random game, with its history, where the side to
+/// move once had more stones than now: superko has to be checked.
 fn gonnect_replayed() -> gonnect::Position {
     let mut rng = StdRng::seed_from_u64(3);
     let mut position = Gonnect::start(None).expect("the default variant exists");
-    for _ in 0..150 {
+    let mut peak = [0; 2];
+    for ply in 0..2000 {
+        let side = position.side_to_move();
+        if ply >= 100 && position.count(side) < peak[side.index()] {
+            break;
+        }
         let Some(&mv) = position.legal_moves().choose(&mut rng) else {
             break;
         };
         let mut next = position.clone();
         next.play_unchecked(mv);
         if next.is_game_over() {
-            break;
+            continue;
         }
         position = next;
+        for color in tavola_sdk::Color::ALL {
+            peak[color.index()] = peak[color.index()].max(position.count(color));
+        }
     }
     position
 }

@@ -401,30 +401,38 @@ impl IntoIterator for Bitboard {
     type IntoIter = Points;
     #[inline]
     fn into_iter(self) -> Points {
-        Points(self.0)
+        Points {
+            words: self.0,
+            word: 0,
+        }
     }
 }
 
 /// The points of a [`Bitboard`], lowest first (`A1`, `B1`, ... row by row).
 #[derive(Debug, Clone)]
-pub struct Points([u64; 3]);
+pub struct Points {
+    words: [u64; 3],
+    /// The first word that may still hold points.
+    word: usize,
+}
 
 impl Iterator for Points {
     type Item = Point;
     #[inline]
     fn next(&mut self) -> Option<Point> {
-        for (i, word) in self.0.iter_mut().enumerate() {
-            if *word != 0 {
-                let bit = i * 64 + word.trailing_zeros() as usize;
-                *word &= *word - 1;
+        while let Some(bits) = self.words.get_mut(self.word) {
+            if *bits != 0 {
+                let bit = self.word * 64 + bits.trailing_zeros() as usize;
+                *bits &= *bits - 1;
                 return Some(Point::from_bit(bit));
             }
+            self.word += 1;
         }
         None
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = Bitboard(self.0).count() as usize;
+        let n = Bitboard(self.words).count() as usize;
         (n, Some(n))
     }
 }
