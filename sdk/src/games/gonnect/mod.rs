@@ -48,6 +48,7 @@
 
 use crate::{Game, ParsePositionError, UnknownVariantError};
 
+mod bitboard;
 mod history;
 mod movegen;
 mod moves;
@@ -57,12 +58,15 @@ mod rules;
 mod text;
 
 #[cfg(test)]
+mod examples;
+#[cfg(test)]
 mod invariants;
 #[cfg(test)]
 mod naive;
 
+pub use bitboard::{Bitboard, Points};
 pub use moves::Move;
-pub use point::{Bitboard, ParsePointError, Point, Points, SIZE};
+pub use point::{ParsePointError, Point, SIZE};
 pub use position::{symbol, Position};
 
 /// The name of the one rule set.

@@ -16,9 +16,10 @@
 //! never lost stones, nothing is checked). Otherwise quiet placements are compared with the few
 //! earlier keys having exactly the counts they would produce, and captures one by one.
 
+use super::bitboard::Bitboard;
 use super::history::{count_bits, count_in, zobrist, COUNT_BITS};
 use super::moves::Move;
-use super::point::{Bitboard, Point};
+use super::point::Point;
 use super::position::Position;
 use crate::Color;
 

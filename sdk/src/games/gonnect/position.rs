@@ -4,8 +4,9 @@
 
 use std::fmt;
 
+use super::bitboard::Bitboard;
 use super::history::{count_bits, zobrist, History, COUNT_BITS};
-use super::point::{Bitboard, Point};
+use super::point::Point;
 use crate::Color;
 
 /// The board symbol of a colour: `X` Black, `O` White.
@@ -166,10 +167,10 @@ impl Position {
     fn find_connection(&self) -> Option<Color> {
         let spans = |color: Color| {
             let stones = self.stones(color);
-            let from_left = (stones & super::point::LEFT).flood(stones);
-            let from_bottom = (stones & super::point::BOTTOM).flood(stones);
-            !(from_left & super::point::RIGHT).is_empty()
-                || !(from_bottom & super::point::TOP).is_empty()
+            let from_left = (stones & super::bitboard::LEFT).flood(stones);
+            let from_bottom = (stones & super::bitboard::BOTTOM).flood(stones);
+            !(from_left & super::bitboard::RIGHT).is_empty()
+                || !(from_bottom & super::bitboard::TOP).is_empty()
         };
         let mover = self.side.other();
         [mover, self.side].into_iter().find(|&c| spans(c))
