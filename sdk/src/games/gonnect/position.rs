@@ -291,6 +291,19 @@ mod tests {
     }
 
     #[test]
+    fn when_both_connect_in_a_set_up_position_the_last_mover_wins() {
+        let mut position = Position::start();
+        for p in Point::ALL.into_iter().filter(|p| p.row() == 0 || p.row() == 2) {
+            let color = if p.row() == 0 { Color::Black } else { Color::White };
+            position.set_stone(p, Some(color));
+        }
+        // Black to move: White moved last.
+        assert_eq!(position.connected(), Some(Color::White));
+        position.set_side_to_move(Color::White);
+        assert_eq!(position.connected(), Some(Color::Black));
+    }
+
+    #[test]
     fn dead_chains_are_listed() {
         let mut position = Position::start();
         position.set_stone(pt("A1"), Some(Color::Black));
