@@ -6,9 +6,10 @@
 //! - any other empty point (every neighbour a stone, no capture) is legal exactly when it joins
 //!   one of the mover's chains that has a second liberty.
 //!
-//! Chains are found by flooding ([`Bitboard::flood`]); chains holding a stone with two empty
-//! neighbours surely have two liberties and are flooded all at once, so only the few chains
-//! short of liberties are looked at one by one.
+//! Only the chains next to the few points of the last two kinds are looked at. Chains are found
+//! by flooding ([`Bitboard::flood`]); chains holding a stone with two empty neighbours surely
+//! have two liberties and are flooded all at once, so only the chains short of liberties are
+//! looked at one by one.
 //!
 //! Positional superko is checked only when it can matter. A board after the move has one more
 //! stone of the mover than the board before; it can equal an earlier board only if the mover once
@@ -63,13 +64,26 @@ impl Position {
         }
         let (own, opp) = (self.stones(self.side), self.stones(self.side.other()));
         let empty = !(own | opp);
-        let captures = single_liberties(opp, empty);
-        let mut legal = (empty & empty.neighbours()) | captures;
-        let tight = empty.and_not(legal);
-        if !tight.is_empty() {
-            legal |= tight & well_breathing(own, empty).neighbours();
+        let breathing = empty & empty.neighbours();
+        let tight = empty.and_not(breathing);
+        let superko = self.superko_can_matter();
+        if tight.is_empty() && !superko {
+            return breathing;
         }
-        if self.superko_can_matter() {
+        // Without superko, captures matter only at tight points: look only at the chains there.
+        let near = if superko {
+            opp
+        } else {
+            (tight.neighbours() & opp).flood(opp)
+        };
+        let captures = single_liberties(near, empty);
+        let mut legal = breathing | captures;
+        let smothered = tight.and_not(captures);
+        if !smothered.is_empty() {
+            let friends = (smothered.neighbours() & own).flood(own);
+            legal |= smothered & well_breathing(friends, empty).neighbours();
+        }
+        if superko {
             legal = self.without_repetitions(legal, captures);
         }
         legal
