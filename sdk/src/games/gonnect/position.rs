@@ -21,10 +21,10 @@ pub const fn symbol(color: Color) -> char {
 /// A Gonnect position: the stones, the side to move, the number of the move about to be played,
 /// and the keys of every board of the game so far (for positional superko).
 ///
-/// `Display` writes the position text
-/// (`...13 rows.../.............  X 1`, see the [module docs](super)); [`Position::from_text`]
-/// reads it. Two positions are equal when their boards, side to move, move number and histories
-/// are.
+/// `Display` writes the position text: 13 rows of `.XO` joined by `/`, the side to move and the
+/// move number, like `............./.../............. X 1` (see the [module docs](super));
+/// [`Position::from_text`] reads it. Cloning is cheap: the history is shared (see `history.rs`).
+/// Two positions are equal when their boards, sides to move, move numbers and histories are.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
     /// The stones by colour index.
@@ -120,7 +120,7 @@ impl Position {
     /// A hash of the board and the side to move, for transposition tables. Equal boards with the
     /// same side to move hash alike whatever their histories (which superko also depends on).
     #[must_use]
-    pub const fn hash(&self) -> u64 {
+    pub const fn zobrist_hash(&self) -> u64 {
         // An odd constant: flipping the side changes the count bits too, which is harmless.
         match self.side {
             Color::Black => self.key,
@@ -266,10 +266,10 @@ mod tests {
         assert_eq!(position.move_number(), 9);
         assert_eq!(position.history_len(), 1);
         assert_eq!(position.key, board_key(position.stones));
-        assert_ne!(position.hash(), {
+        assert_ne!(position.zobrist_hash(), {
             let mut black = position.clone();
             black.set_side_to_move(Color::Black);
-            black.hash()
+            black.zobrist_hash()
         });
         position.set_move_number(0);
         assert_eq!(position.move_number(), 1);
@@ -293,8 +293,15 @@ mod tests {
     #[test]
     fn when_both_connect_in_a_set_up_position_the_last_mover_wins() {
         let mut position = Position::start();
-        for p in Point::ALL.into_iter().filter(|p| p.row() == 0 || p.row() == 2) {
-            let color = if p.row() == 0 { Color::Black } else { Color::White };
+        for p in Point::ALL
+            .into_iter()
+            .filter(|p| p.row() == 0 || p.row() == 2)
+        {
+            let color = if p.row() == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
             position.set_stone(p, Some(color));
         }
         // Black to move: White moved last.
