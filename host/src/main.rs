@@ -20,6 +20,7 @@ use tavola::seat::{ParseSeatSpecError, SeatKind, SeatSpec};
 use tavola::text_ui::{self, GameSetup};
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::games::dama::Dama;
+use tavola_sdk::games::gonnect::Gonnect;
 use tavola_sdk::games::tablut::Tablut;
 use tavola_sdk::{perft, Game, Position};
 
@@ -146,6 +147,8 @@ enum GameName {
     Ataxx,
     /// Tablut, Ashton rules, 9x9 (variant: ashton).
     Tablut,
+    /// Gonnect, Go meets Hex, 13x13 (variant: standard).
+    Gonnect,
     /// Dama, Italian draughts, 8x8 (variants: fid, school).
     Dama,
 }
@@ -160,6 +163,10 @@ macro_rules! with_game {
             }
             GameName::Tablut => {
                 type $g = Tablut;
+                $body
+            }
+            GameName::Gonnect => {
+                type $g = Gonnect;
                 $body
             }
             GameName::Dama => {
@@ -356,7 +363,7 @@ fn game_setup(
 fn window_game(game: GameName) -> anyhow::Result<GameKind> {
     match game {
         GameName::Ataxx => Ok(GameKind::Ataxx),
-        GameName::Tablut | GameName::Dama => {
+        GameName::Tablut | GameName::Gonnect | GameName::Dama => {
             let name = game
                 .to_possible_value()
                 .map_or_else(String::new, |v| v.get_name().to_owned());

@@ -214,6 +214,7 @@ fn every_game_and_variant_plays_to_the_end_between_the_samples() {
     for (game, variants) in [
         ("ataxx", &["standard", "attax"][..]),
         ("tablut", &["ashton"][..]),
+        ("gonnect", &["standard"][..]),
         ("dama", &["fid", "school"][..]),
     ] {
         for variant in variants {
@@ -248,6 +249,7 @@ fn every_game_and_variant_plays_to_the_end_between_the_samples() {
                 match game {
                     "ataxx" => check_record::<tavola_sdk::games::ataxx::Ataxx>(record),
                     "tablut" => check_record::<tavola_sdk::games::tablut::Tablut>(record),
+                    "gonnect" => check_record::<tavola_sdk::games::gonnect::Gonnect>(record),
                     _ => check_record::<tavola_sdk::games::dama::Dama>(record),
                 }
             }
