@@ -3,6 +3,7 @@
 use crate::Game;
 
 pub mod ataxx;
+mod bitboard;
 pub mod dama;
 pub mod gonnect;
 pub mod tablut;
