@@ -449,5 +449,76 @@ fn confine(host: u32, (memory, cpu_seconds): (Option<u64>, Option<u64>)) -> std:
             set(libc::RLIMIT_CPU, seconds);
         }
     }
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+    sandbox::forbid_processes_and_network()?;
     Ok(())
+}
+
+/// A seccomp filter for the worker: threads yes, new processes and network sockets no.
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+mod sandbox {
+    const AUDIT_ARCH_X86_64: u32 = 0xC000_003E;
+    const X32_SYSCALL_BIT: u32 = 0x4000_0000;
+    const LD_W_ABS: u16 = 0x20; // BPF_LD | BPF_W | BPF_ABS
+    const JEQ_K: u16 = 0x15; // BPF_JMP | BPF_JEQ | BPF_K
+    const JGE_K: u16 = 0x35; // BPF_JMP | BPF_JGE | BPF_K
+    const JSET_K: u16 = 0x45; // BPF_JMP | BPF_JSET | BPF_K
+    const RET_K: u16 = 0x06; // BPF_RET | BPF_K
+    const ARCH: u32 = 4; // offsets in struct seccomp_data
+    const NR: u32 = 0;
+    const ARG0: u32 = 16; // the low half of args[0] (little-endian)
+
+    const fn op(code: u16, k: u32, jt: u8, jf: u8) -> libc::sock_filter {
+        libc::sock_filter { code, jt, jf, k }
+    }
+
+    /// Installs the filter on this process (inherited across exec): `fork`, `vfork` and `clone`
+    /// without `CLONE_THREAD` fail with EPERM, `clone3` with ENOSYS (so that the C library falls
+    /// back to `clone` for threads), `socket` for anything but Unix sockets with EPERM.
+    pub(super) fn forbid_processes_and_network() -> std::io::Result<()> {
+        const ALLOW: u32 = libc::SECCOMP_RET_ALLOW;
+        const EPERM: u32 = libc::SECCOMP_RET_ERRNO | libc::EPERM as u32;
+        const ENOSYS: u32 = libc::SECCOMP_RET_ERRNO | libc::ENOSYS as u32;
+        const KILL: u32 = 0x8000_0000; // SECCOMP_RET_KILL_PROCESS
+                                       // Jumps are relative to the next instruction; the targets' indices are in the comments.
+        let mut program = [
+            op(LD_W_ABS, ARCH, 0, 0),                    // 0
+            op(JEQ_K, AUDIT_ARCH_X86_64, 1, 0),          // 1: -> 3
+            op(RET_K, KILL, 0, 0),                       // 2
+            op(LD_W_ABS, NR, 0, 0),                      // 3
+            op(JGE_K, X32_SYSCALL_BIT, 11, 0),           // 4: -> 16
+            op(JEQ_K, libc::SYS_fork as u32, 10, 0),     // 5: -> 16
+            op(JEQ_K, libc::SYS_vfork as u32, 9, 0),     // 6: -> 16
+            op(JEQ_K, libc::SYS_clone3 as u32, 9, 0),    // 7: -> 17
+            op(JEQ_K, libc::SYS_clone as u32, 2, 0),     // 8: -> 11
+            op(JEQ_K, libc::SYS_socket as u32, 3, 0),    // 9: -> 13
+            op(RET_K, ALLOW, 0, 0),                      // 10
+            op(LD_W_ABS, ARG0, 0, 0),                    // 11: clone's flags
+            op(JSET_K, libc::CLONE_THREAD as u32, 2, 3), // 12: -> 15, else 16
+            op(LD_W_ABS, ARG0, 0, 0),                    // 13: socket's domain
+            op(JEQ_K, libc::AF_UNIX as u32, 0, 1),       // 14: -> 15, else 16
+            op(RET_K, ALLOW, 0, 0),                      // 15
+            op(RET_K, EPERM, 0, 0),                      // 16
+            op(RET_K, ENOSYS, 0, 0),                     // 17
+        ];
+        let filter = libc::sock_fprog {
+            len: program.len() as libc::c_ushort,
+            filter: program.as_mut_ptr(),
+        };
+        // SAFETY: `filter` points to a valid program that outlives the call (the kernel copies it).
+        let installed = unsafe {
+            libc::prctl(
+                libc::PR_SET_SECCOMP,
+                libc::SECCOMP_MODE_FILTER,
+                &filter as *const libc::sock_fprog as libc::c_ulong,
+                0,
+                0,
+            )
+        };
+        if installed == 0 {
+            Ok(())
+        } else {
+            Err(std::io::Error::last_os_error())
+        }
+    }
 }
