@@ -137,6 +137,9 @@ enum Command {
     Worker {
         /// The bot library.
         library: PathBuf,
+        /// The folder the bot works in, and the only one it may write to.
+        #[arg(long)]
+        scratch: Option<PathBuf>,
     },
 }
 
@@ -307,7 +310,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             with_game!(args.game, G => perft_command::<G>(&args))
         }
         Some(Command::Info { library }) => info(&library),
-        Some(Command::Worker { library }) => std::process::exit(worker::serve::serve(&library)),
+        Some(Command::Worker { library, scratch }) => {
+            std::process::exit(worker::serve::serve(&library, scratch.as_deref()))
+        }
     }
 }
 

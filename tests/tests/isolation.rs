@@ -122,6 +122,11 @@ fn a_bot_cannot_open_network_sockets() {
 }
 
 #[test]
+fn a_bot_writes_only_in_its_scratch_folder() {
+    assert_lost("write", &[], "bot error", "write refused");
+}
+
+#[test]
 fn a_slow_start_past_the_startup_timeout_is_refused() {
     let (output, leftovers) = game("slow-start", &["--bot-startup", "1"]);
     output.assert_one_line_error(3, &["did not start within 1 s"]);

@@ -22,6 +22,8 @@ use super::plugin::LoadError;
 use super::{Answer, Brain, Control, Request, SeatFailure};
 use protocol::{encode, FromWorker, ToWorker, PROTOCOL_VERSION};
 
+#[cfg(target_os = "linux")]
+mod landlock;
 pub mod protocol;
 pub mod serve;
 
@@ -114,6 +116,8 @@ impl WorkerOptions {
 pub struct WorkerBrain {
     name: String,
     path: PathBuf,
+    /// Dropped (removed) after the worker is killed: fields drop after `Drop::drop`.
+    _scratch: Scratch,
     child: Child,
     stdin: ChildStdin,
     messages: Receiver<FromWorker>,
@@ -162,10 +166,14 @@ impl WorkerBrain {
             path: path.clone(),
             reason,
         };
+        let scratch =
+            Scratch::create().map_err(|e| failed(format!("cannot make a scratch folder: {e}")))?;
         let mut command = Command::new(&options.program);
         command
             .arg("worker")
             .arg(&path)
+            .arg("--scratch")
+            .arg(&scratch.0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
@@ -209,6 +217,7 @@ impl WorkerBrain {
         let mut brain = WorkerBrain {
             name: String::new(),
             path: path.clone(),
+            _scratch: scratch,
             child,
             stdin,
             messages,
@@ -392,6 +401,54 @@ impl WorkerBrain {
     /// The library's path.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+}
+
+/// A worker's scratch folder: its working folder, the only place it may write; removed with it.
+#[derive(Debug)]
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn create() -> std::io::Result<Scratch> {
+        use std::sync::atomic::AtomicU32;
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        if n == 0 {
+            Scratch::remove_stale();
+        }
+        let path = std::env::temp_dir().join(format!("tavola-bot-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&path)?;
+        Ok(Scratch(path))
+    }
+}
+
+impl Scratch {
+    /// Removes the scratch folders of hosts that are gone (killed by a signal, say).
+    fn remove_stale() {
+        let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(rest) = name.to_str().and_then(|n| n.strip_prefix("tavola-bot-")) else {
+                continue;
+            };
+            let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<i32>().ok()) else {
+                continue;
+            };
+            // SAFETY: signal 0 only asks whether the process exists.
+            let gone = unsafe { libc::kill(pid, 0) } != 0
+                && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+            if gone {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 

@@ -35,7 +35,7 @@ impl Channel {
 }
 
 /// Runs the worker until the host says `quit` or closes its end. Returns the process exit code.
-pub fn serve(library: &Path) -> i32 {
+pub fn serve(library: &Path, scratch: Option<&Path>) -> i32 {
     let channel = match redirect_output() {
         Ok(channel) => channel,
         Err(e) => {
@@ -43,6 +43,14 @@ pub fn serve(library: &Path) -> i32 {
             return 1;
         }
     };
+    if let Some(scratch) = scratch {
+        if let Err(e) = confine_writes(scratch) {
+            channel.send(&FromWorker::LoadError {
+                message: format!("cannot confine the bot to {}: {e}", scratch.display()),
+            });
+            return 1;
+        }
+    }
     let library = match Library::load(library) {
         Ok(library) => library,
         Err(e) => {
@@ -146,6 +154,16 @@ pub fn serve(library: &Path) -> i32 {
         }
     }
     0
+}
+
+/// Makes `scratch` the working folder and, where the kernel can, the only place the bot may write.
+fn confine_writes(scratch: &Path) -> io::Result<()> {
+    std::env::set_current_dir(scratch)?;
+    #[cfg(target_os = "linux")]
+    if super::landlock::restrict_writes_to(scratch)? == super::landlock::Outcome::Unsupported {
+        log::info!("no Landlock in this kernel: the bot may write anywhere it has permission");
+    }
+    Ok(())
 }
 
 /// Moves the protocol to a duplicate of stdout, then points stdout and stderr (the plugin's) at
