@@ -12,7 +12,6 @@ use anyhow::{bail, Context as _};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use tavola::builtin::Evaluate;
 use tavola::gui::{self, GameKind, GuiOptions};
-use tavola::record::GameRecord;
 use tavola::referee::Settings;
 use tavola::seat::plugin::{Library, LoadError};
 use tavola::seat::worker::{self, WorkerOptions};
@@ -264,7 +263,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         None => window(cli.window),
         Some(Command::Play(args)) => {
-            let resume = args.load.as_deref().map(load_last_game).transpose()?;
+            let resume = args
+                .load
+                .as_deref()
+                .map(tavola::record::last_in_file)
+                .transpose()?;
             let game = match (args.game, &resume) {
                 (Some(game), _) => game,
                 (None, Some(record)) => {
@@ -311,16 +314,6 @@ fn seconds(text: &str) -> Result<Duration, String> {
         .ok()
         .and_then(|value| Duration::try_from_secs_f64(value).ok())
         .ok_or_else(|| format!("expected a number of seconds, 0 or more (got {text:?})"))
-}
-
-/// The last game of a record file.
-fn load_last_game(path: &Path) -> anyhow::Result<GameRecord> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("reading the game record {}", path.display()))?;
-    GameRecord::parse_all(&text)
-        .with_context(|| format!("reading the game record {}", path.display()))?
-        .pop()
-        .with_context(|| format!("{} holds no game", path.display()))
 }
 
 /// The setup of one game from the command line's values.

@@ -1,14 +1,17 @@
 //! The window, end to end: `tavola` renders a game under a virtual X server (`xvfb-run`) and saves
 //! a screenshot whose pixels show the board; a person's move is played with real X mouse events
-//! (`xdotool`). Skipped, with a notice, where `xvfb-run` or `xdotool` is missing (CI installs
-//! them). Without any display, `tavola` refuses in one line.
+//! (`xdotool`) and found in the record the Save button writes. Skipped, with a notice, where
+//! `xvfb-run` or `xdotool` is missing (CI installs them). Without any display, `tavola` refuses
+//! in one line.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use tavola::gui::board::ataxx::Geometry;
-use tavola::gui::layout::GameLayout;
+use tavola::gui::layout::{GameLayout, PanelButton};
+use tavola::gui::prompt::{PromptLayout, DEFAULT_FILE};
 use tavola::gui::theme::{self, BOARD_DARK, BOARD_LIGHT};
+use tavola::record::GameRecord;
 use tavola_tests::{artifacts, run_with_timeout, Output, TempDir};
 
 /// `xvfb-run`, if installed.
@@ -225,36 +228,47 @@ fn xdotool() -> Option<PathBuf> {
 }
 
 #[test]
-fn a_person_moves_with_real_mouse_clicks() {
+fn a_person_moves_with_real_mouse_clicks_and_saves_the_game() {
     let (Some(xvfb), Some(xdotool)) = (xvfb_run(), xdotool()) else {
         println!("SKIPPED: xvfb-run or xdotool is not installed (apt-get install xvfb xdotool)");
         return;
     };
-    // Where a7 and c5 are in a 1280x800 window (no window manager: the window is at 0,0).
+    // Where a7, c5 and the buttons are in a 1280x800 window (no window manager: the window is at
+    // 0,0).
     let layout = GameLayout::new(macroquad::math::Vec2::new(1280.0, 800.0));
     let board = Geometry::new(layout.board_area, false);
-    let centre = |name: &str| {
-        let c = board.square_centre(name.parse().unwrap());
-        format!("{} {}", c.x.round(), c.y.round())
-    };
+    let point = |p: macroquad::math::Vec2| format!("{} {}", p.x.round(), p.y.round());
+    let square = |name: &str| point(board.square_centre(name.parse().unwrap()));
+    let save = PanelButton::ALL
+        .iter()
+        .position(|&b| b == PanelButton::Save)
+        .map(|i| point(layout.buttons[i].center()))
+        .unwrap();
+    let confirm = point(PromptLayout::new(board.outer).confirm.center());
     let tavola = artifacts().tavola.to_string_lossy().into_owned();
     let xdotool = xdotool.to_string_lossy().into_owned();
     let script = format!(
-        "'{tavola}' --white human --black random --seed 1 --seconds 6 & pid=$!\n\
+        "'{tavola}' --white human --black random --seed 1 --seconds 7 & pid=$!\n\
          '{xdotool}' search --sync --name Tavola >/dev/null\n\
          sleep 1\n\
          '{xdotool}' mousemove {a7} click 1\n\
          sleep 0.5\n\
          '{xdotool}' mousemove {c5} click 1\n\
+         sleep 1\n\
+         '{xdotool}' mousemove {save} click 1\n\
+         sleep 0.5\n\
+         '{xdotool}' mousemove {confirm} click 1\n\
          wait $pid",
-        a7 = centre("a7"),
-        c5 = centre("c5"),
+        a7 = square("a7"),
+        c5 = square("c5"),
     );
+    // The prompt offers tavola-games.pgn in the current folder: the test's own.
+    let dir = TempDir::new("gui-save");
     let output = {
         let _turn = one_at_a_time();
         run_with_timeout(
             &xvfb,
-            None,
+            Some(dir.path()),
             ["-a", "-s", "-screen 0 1280x800x24", "sh", "-c", &script],
             Duration::from_secs(120),
         )
@@ -264,5 +278,16 @@ fn a_person_moves_with_real_mouse_clicks() {
     assert!(
         moves.starts_with("a7c5"),
         "the clicked jump is the first move\n{output}"
+    );
+    let saved = std::fs::read_to_string(dir.path().join(DEFAULT_FILE))
+        .unwrap_or_else(|e| panic!("the Save button wrote no {DEFAULT_FILE}: {e}\n{output}"));
+    let games = GameRecord::parse_all(&saved).expect("a record");
+    assert_eq!(games.len(), 1, "{saved}");
+    assert_eq!(games[0].tag("Game"), Some("ataxx"));
+    assert_eq!(games[0].tag("White"), Some("Human"));
+    assert_eq!(
+        games[0].moves.first().map(|m| m.text.as_str()),
+        Some("a7c5"),
+        "{saved}"
     );
 }

@@ -3,6 +3,8 @@
 //! [`GameScreen::update`] turns the frame's input into session actions and navigation; the
 //! drawing (here and in `panel.rs`) only shows the state.
 
+use std::path::Path;
+
 use macroquad::color::Color as Rgba;
 use macroquad::math::Vec2;
 use macroquad::shapes::draw_rectangle;
@@ -11,11 +13,14 @@ use tavola_sdk::{Color, Game};
 
 use super::board::{BoardView, Scene};
 use super::layout::{GameLayout, MoveList, Overlay, PanelButton};
+use super::prompt::{FilePrompt, PromptAction, PromptLayout, PromptMode, DEFAULT_FILE};
 use super::screen::{Input, Nav, Screen};
 use super::session::{result_words, Session};
 use super::start::StartScreen;
 use super::theme::{self, alpha, rgb, ButtonStyle, Theme, Weight};
+use super::GameKind;
 use crate::builtin::Evaluate;
+use crate::record;
 use crate::text_ui::GameSetup;
 
 /// The game screen for the board view `V`.
@@ -37,6 +42,12 @@ where
     pub(super) overlay_closed: bool,
     /// A line of trouble to show (a new game that could not start).
     pub(super) error: Option<String>,
+    /// A line of news and when it was given (a saved game), shown for a few seconds.
+    pub(super) notice: Option<(String, f64)>,
+    /// The Save game / Load game prompt, when open.
+    pub(super) prompt: Option<FilePrompt>,
+    /// The file last saved to or loaded from (the prompt offers it again).
+    pub(super) record_file: String,
     pub(super) now: f64,
     /// The mouse, as this frame's input had it (for hover effects).
     pub(super) mouse: Vec2,
@@ -62,9 +73,25 @@ where
             scroll: 0.0,
             overlay_closed: false,
             error: None,
+            notice: None,
+            prompt: None,
+            record_file: DEFAULT_FILE.to_owned(),
             now: 0.0,
             mouse: Vec2::new(-1.0, -1.0),
         })
+    }
+
+    /// A screen continuing the recorded game of `setup` (its `resume`), loaded from `file`, with
+    /// `notice` in the status line.
+    ///
+    /// # Errors
+    /// As [`GameScreen::new`], and a record that does not replay.
+    pub fn resumed(setup: &GameSetup, file: &str, notice: String) -> anyhow::Result<GameScreen<V>> {
+        let mut screen = GameScreen::<V>::new(setup)?;
+        screen.record_file = file.to_owned();
+        screen.notice = Some((notice, 0.0));
+        screen.scroll = screen.move_list().scroll_to(screen.session.moves().len());
+        Ok(screen)
     }
 
     /// The session (tests).
@@ -83,6 +110,8 @@ where
     /// A new game from `setup` on a fresh seed, in place of this one.
     fn restart(&mut self, mut setup: GameSetup, swap: bool) -> Nav {
         self.session.stop_all();
+        // A loaded game starts again from its variant's start.
+        setup.resume = None;
         if swap {
             setup.players.swap(0, 1);
         }
@@ -112,6 +141,12 @@ where
             PanelButton::Hint => self.session.ask_hint(),
             PanelButton::MoveNow => self.session.move_now(),
             PanelButton::Flip => self.flipped = !self.flipped,
+            PanelButton::Save => {
+                self.prompt = Some(FilePrompt::new(PromptMode::Save, &self.record_file));
+            }
+            PanelButton::Load => {
+                self.prompt = Some(FilePrompt::new(PromptMode::Load, &self.record_file));
+            }
             PanelButton::Menu => {
                 self.session.stop_all();
                 let game = V::Game::NAME;
@@ -130,7 +165,11 @@ where
             PanelButton::Undo => self.session.undo_target().is_some(),
             PanelButton::Hint => self.session.result().is_none() && self.session.hint().is_none(),
             PanelButton::MoveNow => self.session.thinking().is_some(),
-            PanelButton::NewGame | PanelButton::Flip | PanelButton::Menu => true,
+            PanelButton::NewGame
+            | PanelButton::Flip
+            | PanelButton::Menu
+            | PanelButton::Save
+            | PanelButton::Load => true,
         }
     }
 
@@ -151,7 +190,69 @@ where
         self.scroll = self.move_list().scroll_to(ply.unwrap_or(last).max(1));
     }
 
+    /// Appends the game's record to the file at `path`.
+    fn save(&mut self, path: &Path) -> Result<(), String> {
+        record::append_to_file(path, &self.session.record()).map_err(|e| format!("{e:#}"))?;
+        self.notice = Some((format!("Saved to {}", path.display()), self.now));
+        Ok(())
+    }
+
+    /// Continues the last game recorded in the file at `path`, on its game's board, with the
+    /// players and clocks chosen now.
+    fn load(&mut self, path: &Path) -> Result<Nav, String> {
+        let record = record::last_in_file(path).map_err(|e| format!("{e:#}"))?;
+        let kind = GameKind::of_record(&record)?;
+        let mut setup = self.session.setup().clone();
+        setup.variant = record.tag("Variant").map(str::to_owned);
+        setup.position = None;
+        setup.resume = Some(record);
+        let notice = format!("Continuing the last game of {}", path.display());
+        let screen = kind
+            .resume(&setup, &path.to_string_lossy(), notice)
+            .map_err(|e| format!("{e:#}"))?;
+        self.session.stop_all();
+        Ok(Nav::Replace(screen))
+    }
+
+    /// The file prompt's frame: typing, confirming (saving or loading), cancelling.
+    fn prompt_input(&mut self, input: &Input) -> Nav {
+        let Some(prompt) = &mut self.prompt else {
+            return Nav::Stay;
+        };
+        let layout = PromptLayout::new(self.view.rect());
+        match prompt.input(input, &layout) {
+            PromptAction::Stay => Nav::Stay,
+            PromptAction::Cancel => {
+                self.prompt = None;
+                Nav::Stay
+            }
+            PromptAction::Confirm(path) => {
+                let mode = prompt.mode;
+                let done = match mode {
+                    PromptMode::Save => self.save(&path).map(|()| Nav::Stay),
+                    PromptMode::Load => self.load(&path),
+                };
+                match done {
+                    Ok(nav) => {
+                        self.record_file = path.to_string_lossy().into_owned();
+                        self.prompt = None;
+                        nav
+                    }
+                    Err(error) => {
+                        if let Some(prompt) = &mut self.prompt {
+                            prompt.error = Some(error);
+                        }
+                        Nav::Stay
+                    }
+                }
+            }
+        }
+    }
+
     fn handle_input(&mut self, input: &Input) -> Nav {
+        if self.prompt.is_some() {
+            return self.prompt_input(input);
+        }
         if self.overlay_open() {
             let overlay = Overlay::new(self.view.rect());
             if input.clicked(overlay.new_game) {
@@ -284,7 +385,10 @@ where
             theme.text_centred(&text, banner, 14.0, theme::TEXT, Weight::Regular);
         }
         super::panel::draw(self, theme);
-        if self.overlay_open() {
+        if let Some(prompt) = &self.prompt {
+            let layout = PromptLayout::new(board);
+            super::prompt::draw(prompt, &layout, board, theme, self.mouse);
+        } else if self.overlay_open() {
             draw_overlay(self, theme);
         }
     }
@@ -522,6 +626,131 @@ mod tests {
         s.update(&Input::click(at(&s, "b6")), SIZE, 0.2);
         s.update(&Input::click(overlay.close.center()), SIZE, 0.3);
         assert!(!s.overlay_open());
+    }
+
+    /// A fresh file path in the system's temporary folder.
+    fn temp_file(name: &str) -> std::path::PathBuf {
+        static COUNT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("tavola-gui-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(name)
+    }
+
+    /// Opens the Save or Load prompt with the panel button, types `path` in place of the
+    /// offered one, and confirms with the prompt's button.
+    fn through_prompt(s: &mut GameScreen<AtaxxView>, which: PanelButton, path: &str) -> Nav {
+        s.update(&Input::click(button(s, which).center()), SIZE, 1.0);
+        let offered = s.prompt.as_ref().expect("the prompt is open").path.clone();
+        for _ in 0..offered.chars().count() {
+            let back = Input {
+                backspace: true,
+                ..Input::default()
+            };
+            s.update(&back, SIZE, 1.0);
+        }
+        let typed = Input {
+            typed: path.to_owned(),
+            ..Input::default()
+        };
+        s.update(&typed, SIZE, 1.0);
+        let confirm = PromptLayout::new(s.view.rect()).confirm;
+        s.update(&Input::click(confirm.center()), SIZE, 1.1)
+    }
+
+    #[test]
+    fn a_saved_game_is_appended_and_loading_continues_it() {
+        let file = temp_file("games.pgn");
+        let path = file.to_string_lossy().into_owned();
+        let mut s = screen("human", "human", None);
+        assert_eq!(s.prompt, None);
+        s.update(&Input::click(at(&s, "a7")), SIZE, 0.1);
+        s.update(&Input::click(at(&s, "c5")), SIZE, 0.2);
+        assert!(matches!(
+            through_prompt(&mut s, PanelButton::Save, &path),
+            Nav::Stay
+        ));
+        assert_eq!(s.prompt, None, "closed once saved");
+        assert!(s.notice.as_ref().unwrap().0.starts_with("Saved to"));
+        s.update(&Input::click(at(&s, "g7")), SIZE, 0.3);
+        s.update(&Input::click(at(&s, "f6")), SIZE, 0.4);
+        // The prompt offers the file saved to last.
+        s.update(
+            &Input::click(button(&s, PanelButton::Save).center()),
+            SIZE,
+            1.0,
+        );
+        assert_eq!(s.prompt.as_ref().unwrap().path, path);
+        let enter = Input {
+            enter: true,
+            ..Input::default()
+        };
+        s.update(&enter, SIZE, 1.0);
+        let text = std::fs::read_to_string(&file).unwrap();
+        let games = crate::record::GameRecord::parse_all(&text).unwrap();
+        assert_eq!(games.len(), 2, "{text}");
+        assert_eq!(games[0].moves.len(), 1);
+        assert_eq!(games[1].moves[0].text, "a7c5");
+        assert_eq!(games[1].moves[1].text, "f6");
+        assert_eq!(games[1].tag("Game"), Some("ataxx"));
+        assert_eq!(games[1].tag("White"), Some("Human"));
+        assert_eq!(games[1].result, "*");
+
+        // Loading continues the last game, players as chosen on this screen.
+        let mut other = screen("random", "human", None);
+        let Nav::Replace(mut loaded) = through_prompt(&mut other, PanelButton::Load, &path) else {
+            panic!("the loaded game replaces the screen");
+        };
+        loaded.update(&Input::default(), SIZE, 2.0);
+        let summary = loaded.summary().unwrap();
+        assert!(summary.starts_with("moves: a7c5 f6"), "{summary}");
+    }
+
+    #[test]
+    fn load_errors_show_one_line_and_keep_the_game() {
+        let missing = temp_file("missing.pgn");
+        let bad = temp_file("bad.pgn");
+        std::fs::write(&bad, "[Game \"ataxx\"]\n[Broken\n").unwrap();
+        let chess = temp_file("chess.pgn");
+        std::fs::write(&chess, "[Game \"chess\"]\n\n1. e4 e5 *\n").unwrap();
+        let illegal = temp_file("illegal.pgn");
+        std::fs::write(&illegal, "[Game \"ataxx\"]\n\n1. a7a1 *\n").unwrap();
+        let empty = temp_file("empty.pgn");
+        std::fs::write(&empty, "\n").unwrap();
+        for (file, expected) in [
+            (&missing, "missing.pgn"),
+            (&bad, "line 2"),
+            (&chess, "\"chess\", which the window does not show"),
+            (&illegal, "move 1 (\"a7a1\")"),
+            (&empty, "holds no game"),
+        ] {
+            let mut s = screen("human", "human", None);
+            s.update(&Input::click(at(&s, "a7")), SIZE, 0.1);
+            s.update(&Input::click(at(&s, "b6")), SIZE, 0.2);
+            let nav = through_prompt(&mut s, PanelButton::Load, &file.to_string_lossy());
+            assert!(matches!(nav, Nav::Stay), "{nav:?}");
+            let error = s.prompt.as_ref().unwrap().error.clone().unwrap();
+            assert!(error.contains(expected), "{error:?} lacks {expected:?}");
+            assert!(!error.contains('\n'), "one line: {error:?}");
+            assert_eq!(s.session.moves().len(), 1, "the game goes on");
+            // Esc closes the prompt; the board plays again.
+            let esc = Input {
+                escape: true,
+                ..Input::default()
+            };
+            s.update(&esc, SIZE, 1.2);
+            assert_eq!(s.prompt, None);
+        }
+    }
+
+    #[test]
+    fn a_save_that_cannot_be_written_says_why() {
+        let dir = temp_file("dir");
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut s = screen("human", "human", None);
+        through_prompt(&mut s, PanelButton::Save, &dir.to_string_lossy());
+        let error = s.prompt.as_ref().unwrap().error.clone().unwrap();
+        assert!(error.contains("to save the game"), "{error}");
     }
 
     #[test]

@@ -20,6 +20,7 @@ use macroquad::Window;
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::Game;
 
+use crate::record::GameRecord;
 use crate::text_ui::GameSetup;
 
 pub mod board;
@@ -27,6 +28,7 @@ pub mod game;
 pub mod layout;
 mod panel;
 pub mod plugins;
+pub mod prompt;
 pub mod screen;
 pub mod session;
 pub mod start;
@@ -88,6 +90,36 @@ impl GameKind {
     pub fn open(self, setup: &GameSetup) -> anyhow::Result<Box<dyn Screen>> {
         Ok(match self {
             GameKind::Ataxx => Box::new(GameScreen::<AtaxxView>::new(setup)?),
+        })
+    }
+}
+
+impl GameKind {
+    /// The game screen continuing the recorded game in `setup.resume`, loaded from `file`.
+    ///
+    /// # Errors
+    /// As [`GameKind::open`], and a record whose moves do not replay.
+    pub fn resume(
+        self,
+        setup: &GameSetup,
+        file: &str,
+        notice: String,
+    ) -> anyhow::Result<Box<dyn Screen>> {
+        Ok(match self {
+            GameKind::Ataxx => Box::new(GameScreen::<AtaxxView>::resumed(setup, file, notice)?),
+        })
+    }
+
+    /// The game a record is of, if the window shows it.
+    ///
+    /// # Errors
+    /// One line: the record names no game, or one the window does not show.
+    pub fn of_record(record: &GameRecord) -> Result<GameKind, String> {
+        let name = record
+            .tag("Game")
+            .ok_or_else(|| "the record names no game (no [Game] tag)".to_owned())?;
+        GameKind::from_name(name).ok_or_else(|| {
+            format!("the record is a game of {name:?}, which the window does not show")
         })
     }
 }

@@ -14,6 +14,9 @@ use super::session::result_line;
 use super::theme::{self, alpha, rgb, ButtonStyle, Theme, Weight};
 use crate::builtin::Evaluate;
 
+/// How long a notice ("Saved to ...") stays in the status line, in seconds.
+const NOTICE_SECONDS: f64 = 5.0;
+
 /// The Pass button's place in the status area.
 #[must_use]
 pub fn pass_button(status: Rect) -> Rect {
@@ -168,8 +171,14 @@ where
     let session = &screen.session;
     theme::rounded_rect(rect, 8.0, theme::PANEL);
     let text_rect = Rect::new(rect.x + 14.0, rect.y, rect.w - 28.0, rect.h);
+    let notice = screen
+        .notice
+        .as_ref()
+        .filter(|(_, at)| screen.now - at < NOTICE_SECONDS);
     let (line, color) = if let Some(error) = &screen.error {
         (error.clone(), theme::BAD)
+    } else if let Some((notice, _)) = notice {
+        (notice.clone(), theme::GOOD)
     } else if let Some(result) = session.result() {
         (result_line(result), theme::TEXT)
     } else if let Some(ply) = screen.browsing {

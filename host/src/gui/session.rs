@@ -6,9 +6,11 @@
 
 use std::time::Duration;
 
+use anyhow::Context as _;
 use tavola_sdk::{Color, Game, Position, SearchInfo};
 
 use crate::builtin::{BuiltinBrain, Evaluate};
+use crate::record::GameRecord;
 use crate::referee::{GameResult, Referee, Termination};
 use crate::seat::{ParseSeatSpecError, Request, Seat, SeatKind, Wait};
 use crate::text_ui::{seat_for, GameSetup};
@@ -70,20 +72,34 @@ impl<G: Evaluate> Session<G> {
     /// A bad variant or position, or a player that cannot be seated (a plugin that does not
     /// load: [`crate::seat::plugin::LoadError`]).
     pub fn new(setup: &GameSetup) -> anyhow::Result<Session<G>> {
-        let start = match &setup.position {
-            Some(text) => G::parse_position(text, setup.variant.as_deref())?,
-            None => G::start(setup.variant.as_deref())?,
+        let (start, moves) = match (&setup.resume, &setup.position) {
+            (Some(record), _) => record
+                .replay::<G>()
+                .context("continuing the recorded game")?,
+            (None, Some(text)) => (
+                G::parse_position(text, setup.variant.as_deref())?,
+                Vec::new(),
+            ),
+            (None, None) => (G::start(setup.variant.as_deref())?, Vec::new()),
         };
         let variant = start.variant();
         let white = seat(&setup.players[0], Color::White, variant, setup)?;
         let black = seat(&setup.players[1], Color::Black, variant, setup)?;
         let ([white, black], [white_info, black_info]) = ([white.0, black.0], [white.1, black.1]);
+        let referee = Referee::with_moves(start.clone(), &moves, setup.settings);
+        let mut history = Vec::with_capacity(referee.moves().len() + 1);
+        let mut position = start;
+        history.push(position.clone());
+        for &mv in referee.moves() {
+            position.play_unchecked(mv);
+            history.push(position.clone());
+        }
         Ok(Session {
             setup: setup.clone(),
-            referee: Referee::new(start.clone(), setup.settings),
+            referee,
             players: [white, black],
             infos: [white_info, black_info],
-            history: vec![start],
+            history,
             reports: [None, None],
             last_move_at: f64::NEG_INFINITY,
             next_turn_at: 0.0,
@@ -94,6 +110,12 @@ impl<G: Evaluate> Session<G> {
     /// The setup the game was started from.
     pub fn setup(&self) -> &GameSetup {
         &self.setup
+    }
+
+    /// The game's record so far (the result `*` while it goes on), with the players' names.
+    pub fn record(&self) -> GameRecord {
+        let [white, black] = &self.infos;
+        self.referee.record(&white.name, &black.name)
     }
 
     /// Advances the game at time `now` (seconds, increasing): starts the next turn, collects a
