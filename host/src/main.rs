@@ -349,7 +349,8 @@ fn game_setup(
 fn window_game(game: GameName) -> anyhow::Result<GameKind> {
     match game {
         GameName::Ataxx => Ok(GameKind::Ataxx),
-        GameName::Tablut | GameName::Dama => {
+        GameName::Dama => Ok(GameKind::Dama),
+        GameName::Tablut => {
             let name = game
                 .to_possible_value()
                 .map_or_else(String::new, |v| v.get_name().to_owned());

@@ -452,7 +452,7 @@ where
     let position = screen.session.position();
     let counts: Vec<String> = Color::ALL
         .into_iter()
-        .filter_map(|c| V::piece_count(position, c).map(|n| format!("{c} {n}")))
+        .filter_map(|c| V::material(position, c).map(|m| format!("{c}: {m}")))
         .collect();
     if !counts.is_empty() {
         let line = macroquad::math::Rect::new(card.x, card.y + 88.0, card.w, 20.0);

@@ -18,6 +18,7 @@ use macroquad::math::Vec2;
 use macroquad::window::{next_frame, screen_height, screen_width};
 use macroquad::Window;
 use tavola_sdk::games::ataxx::Ataxx;
+use tavola_sdk::games::dama::Dama;
 use tavola_sdk::Game;
 
 use crate::record::GameRecord;
@@ -36,6 +37,7 @@ mod start_draw;
 pub mod theme;
 
 use board::ataxx::AtaxxView;
+use board::dama::DamaView;
 use game::GameScreen;
 use screen::{Input, Nav, Screen};
 use theme::Theme;
@@ -45,17 +47,20 @@ use theme::Theme;
 pub enum GameKind {
     /// Ataxx ([`AtaxxView`]).
     Ataxx,
+    /// Dama, Italian draughts ([`DamaView`]).
+    Dama,
 }
 
 impl GameKind {
     /// Every game, in the start screen's order.
-    pub const ALL: [GameKind; 1] = [GameKind::Ataxx];
+    pub const ALL: [GameKind; 2] = [GameKind::Ataxx, GameKind::Dama];
 
     /// The name on the command line and in records.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             GameKind::Ataxx => Ataxx::NAME,
+            GameKind::Dama => Dama::NAME,
         }
     }
 
@@ -64,6 +69,7 @@ impl GameKind {
     pub const fn title(self) -> &'static str {
         match self {
             GameKind::Ataxx => "Ataxx",
+            GameKind::Dama => "Dama",
         }
     }
 
@@ -72,6 +78,7 @@ impl GameKind {
     pub const fn variants(self) -> &'static [&'static str] {
         match self {
             GameKind::Ataxx => Ataxx::VARIANTS,
+            GameKind::Dama => Dama::VARIANTS,
         }
     }
 
@@ -90,6 +97,7 @@ impl GameKind {
     pub fn open(self, setup: &GameSetup) -> anyhow::Result<Box<dyn Screen>> {
         Ok(match self {
             GameKind::Ataxx => Box::new(GameScreen::<AtaxxView>::new(setup)?),
+            GameKind::Dama => Box::new(GameScreen::<DamaView>::new(setup)?),
         })
     }
 }
@@ -107,6 +115,7 @@ impl GameKind {
     ) -> anyhow::Result<Box<dyn Screen>> {
         Ok(match self {
             GameKind::Ataxx => Box::new(GameScreen::<AtaxxView>::resumed(setup, file, notice)?),
+            GameKind::Dama => Box::new(GameScreen::<DamaView>::resumed(setup, file, notice)?),
         })
     }
 

@@ -119,9 +119,8 @@ where
         Weight::Bold,
     );
     let mut kind = format!("{} · {}", color.name(), info.kind);
-    if let Some(count) = V::piece_count(session.position_at(screen.shown_ply()), color) {
-        let noun = if count == 1 { "piece" } else { "pieces" };
-        kind = format!("{kind} · {count} {noun}");
+    if let Some(material) = V::material(session.position_at(screen.shown_ply()), color) {
+        kind = format!("{kind} · {material}");
     }
     theme.text_clipped(
         &kind,
@@ -199,6 +198,8 @@ where
                 15.0,
             );
             (button.notice.to_owned(), theme::TEXT)
+        } else if let Some(notice) = screen.view.notice() {
+            (notice, theme::TEXT)
         } else {
             let hint = session
                 .hint()
@@ -215,16 +216,24 @@ where
         let me = session.position().side_to_move();
         (format!("{me} to move"), theme::MUTED)
     };
-    let y = rect.y + (rect.h - 16.0) / 2.0;
-    let max = if session.human_to_move().is_some() {
+    let button = session.human_to_move().is_some()
+        && !screen.view.button_moves(session.position()).is_empty();
+    let max = if button {
         text_rect.w - 100.0
     } else {
         text_rect.w
     };
+    // A long line is set smaller before it is cut.
+    let size = if theme.width(&line, 16.0, Weight::Regular) > max {
+        14.0
+    } else {
+        16.0
+    };
+    let y = rect.y + (rect.h - size) / 2.0;
     theme.text_clipped(
         &line,
         Vec2::new(text_rect.x, y),
-        16.0,
+        size,
         max,
         color,
         Weight::Regular,

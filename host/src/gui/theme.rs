@@ -50,6 +50,10 @@ pub const BAD: Color = rgb(0xcc3333);
 pub const BOARD_LIGHT: Color = rgb(0xdee3e6);
 /// The board's dark squares.
 pub const BOARD_DARK: Color = rgb(0x8ca2ad);
+/// Dama's light squares (never played on).
+pub const DAMA_LIGHT: Color = rgb(0xf0d9b5);
+/// Dama's dark squares, where the pieces stand.
+pub const DAMA_DARK: Color = rgb(0xb58863);
 /// Blocked squares (Ataxx gaps).
 pub const BLOCKED: Color = rgb(0x3b3f45);
 /// The last move's squares.
