@@ -19,6 +19,7 @@ use tavola::seat::{ParseSeatSpecError, SeatKind, SeatSpec};
 use tavola::text_ui::{self, GameSetup};
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::games::dama::Dama;
+use tavola_sdk::games::gonnect::Gonnect;
 use tavola_sdk::games::tablut::Tablut;
 use tavola_sdk::{perft, Game, Position};
 
@@ -145,6 +146,8 @@ enum GameName {
     Ataxx,
     /// Tablut, Ashton rules, 9x9 (variant: ashton).
     Tablut,
+    /// Gonnect, Go meets Hex, 13x13 (variant: standard).
+    Gonnect,
     /// Dama, Italian draughts, 8x8 (variants: fid, school).
     Dama,
 }
@@ -159,6 +162,10 @@ macro_rules! with_game {
             }
             GameName::Tablut => {
                 type $g = Tablut;
+                $body
+            }
+            GameName::Gonnect => {
+                type $g = Gonnect;
                 $body
             }
             GameName::Dama => {
@@ -350,7 +357,7 @@ fn window_game(game: GameName) -> anyhow::Result<GameKind> {
     match game {
         GameName::Ataxx => Ok(GameKind::Ataxx),
         GameName::Dama => Ok(GameKind::Dama),
-        GameName::Tablut => {
+        GameName::Tablut | GameName::Gonnect => {
             let name = game
                 .to_possible_value()
                 .map_or_else(String::new, |v| v.get_name().to_owned());

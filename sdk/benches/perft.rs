@@ -6,8 +6,12 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::games::dama::Dama;
+use tavola_sdk::games::gonnect::{self, Gonnect};
 use tavola_sdk::games::tablut::Tablut;
 use tavola_sdk::{Game, Position};
 
@@ -52,6 +56,53 @@ const TABLUT_POSITIONS: &[(&str, &str)] = &[
     ),
 ];
 
+/// Gonnect positions for the move-generation benchmark: name and position text (these carry no
+/// history, so superko is never looked at; `gonnect_replayed` has one).
+const GONNECT_POSITIONS: &[(&str, &str)] = &[
+    ("start", "............./............./............./............./............./............./............./............./............./............./............./............./............. X 1"),
+    ("opening", ".XXXX....XXX./XO.XO...O.OO./.X..........X/XO.O...OX.X.X/..O.X..O..OO./.....OX..X..O/XOX....X...../O..OO..O...../X.O.O......../..........OX./......OO...../X.....XOO...O/O.XX.O.OX.XX. X 61"),
+    ("midgame", ".XOOOOOOOOXOO/XOXO.OOXX.XOO/XOX.XXOXXXO.X/XOXXXXOXXXOXX/XOOO.OOOXOOOO/OOXXXXOOXXXXX/.XOXXOO.OOOOX/OOOOXXXOO.OXO/X.O.XXOX.OXXO/OOOXO.OXOXXO./.OXOOXXO.OXO./.XXXXOOOX..XX/OX.XXOOXXOXXX X 151"),
+    ("crowded", "XXX.XOOOOO.OO/XXXXXOOOOOOOO/XXXXXOOXXOOOO/.XXXXXOXXXOOO/XOXOXXOXXOOOO/X.XOOXXXOOOOO/XXXXOXXXOOOOO/XOXXOXXXXXXXO/XOOXOOXO.XXOO/OOOXXOXXXXXOO/O.OOOOOXX.XO./.OXOOOOOOXO.O/.XXOOOOOOXOOO X 205"),
+];
+
+/// A position at least 100 plies into a seeded random game, with its history, where the side to
+/// move once had more stones than now: superko has to be checked.
+fn gonnect_replayed() -> gonnect::Position {
+    let mut rng = StdRng::seed_from_u64(3);
+    let mut position = Gonnect::start(None).expect("the default variant exists");
+    let mut peak = [0; 2];
+    for ply in 0..2000 {
+        let side = position.side_to_move();
+        if ply >= 100 && position.count(side) < peak[side.index()] {
+            break;
+        }
+        let Some(&mv) = position.legal_moves().choose(&mut rng) else {
+            break;
+        };
+        let mut next = position.clone();
+        next.play_unchecked(mv);
+        if next.is_game_over() {
+            continue;
+        }
+        position = next;
+        for color in tavola_sdk::Color::ALL {
+            peak[color.index()] = peak[color.index()].max(position.count(color));
+        }
+    }
+    position
+}
+
+/// Parses named position texts of `G`.
+fn parsed<G: Game>(positions: &[(&'static str, &str)]) -> Vec<(&'static str, G::Position)> {
+    positions
+        .iter()
+        .map(|&(name, text)| {
+            let position = G::parse_position(text, None).expect("benchmark positions are valid");
+            (name, position)
+        })
+        .collect()
+}
+
 /// Perft from `G`'s start at each of `depths`.
 fn perft<G: Game>(c: &mut Criterion, depths: &[u32]) {
     let start = G::start(None).expect("the default variant exists");
@@ -68,16 +119,15 @@ fn perft<G: Game>(c: &mut Criterion, depths: &[u32]) {
 }
 
 /// Move generation alone on each named position (throughput in moves).
-fn movegen<G: Game>(c: &mut Criterion, positions: &[(&str, &str)]) {
+fn movegen<G: Game>(c: &mut Criterion, positions: &[(&str, G::Position)]) {
     let mut group = c.benchmark_group(format!("{}_movegen", G::NAME));
     let mut moves: Vec<G::Move> = Vec::with_capacity(256);
-    for &(name, text) in positions {
-        let position = G::parse_position(text, None).expect("benchmark positions are valid");
+    for (name, position) in positions {
         group.throughput(Throughput::Elements(position.legal_moves().len() as u64));
-        group.bench_function(name, |b| {
+        group.bench_function(*name, |b| {
             b.iter(|| {
                 moves.clear();
-                black_box(&position).generate_moves(&mut moves);
+                black_box(position).generate_moves(&mut moves);
                 moves.len()
             });
         });
@@ -87,18 +137,25 @@ fn movegen<G: Game>(c: &mut Criterion, positions: &[(&str, &str)]) {
 
 fn ataxx(c: &mut Criterion) {
     perft::<Ataxx>(c, &[4, 5]);
-    movegen::<Ataxx>(c, ATAXX_POSITIONS);
+    movegen::<Ataxx>(c, &parsed::<Ataxx>(ATAXX_POSITIONS));
 }
 
 fn dama(c: &mut Criterion) {
     perft::<Dama>(c, &[7, 8]);
-    movegen::<Dama>(c, DAMA_POSITIONS);
+    movegen::<Dama>(c, &parsed::<Dama>(DAMA_POSITIONS));
 }
 
 fn tablut(c: &mut Criterion) {
     perft::<Tablut>(c, &[3, 4]);
-    movegen::<Tablut>(c, TABLUT_POSITIONS);
+    movegen::<Tablut>(c, &parsed::<Tablut>(TABLUT_POSITIONS));
 }
 
-criterion_group!(benches, ataxx, dama, tablut);
+fn gonnect(c: &mut Criterion) {
+    perft::<Gonnect>(c, &[3, 4]);
+    let mut positions = parsed::<Gonnect>(GONNECT_POSITIONS);
+    positions.push(("replayed", gonnect_replayed()));
+    movegen::<Gonnect>(c, &positions);
+}
+
+criterion_group!(benches, ataxx, tablut, gonnect, dama);
 criterion_main!(benches);

@@ -186,3 +186,73 @@ fn a_recorded_game_is_saved_and_continued() {
     let output = tavola(["play", "--load", missing.to_str().unwrap()]);
     output.assert_one_line_error(1, &["missing.pgn"]);
 }
+
+/// Replays a recorded game with the SDK and checks the recorded result against the rules'.
+fn check_record<G: tavola_sdk::Game>(record: &tavola::record::GameRecord) {
+    use tavola_sdk::Position;
+    let (mut position, moves) = record.replay::<G>().expect("the record replays");
+    for mv in moves {
+        position.play(mv).expect("every recorded move is legal");
+    }
+    let outcome = position.outcome().expect("the recorded game is over");
+    assert_eq!(record.tag("Result"), Some(outcome.result_str()), "{record}");
+    assert_eq!(record.tag("Termination"), Some("normal"), "{record}");
+    assert!(
+        record
+            .tag("Reason")
+            .is_some_and(|r| r.ends_with(outcome.reason.describe())),
+        "{record}"
+    );
+}
+
+#[test]
+fn every_game_and_variant_plays_to_the_end_between_the_samples() {
+    let bots = artifacts();
+    let dir = tavola_tests::TempDir::new("every-game");
+    let random = bots.random_bot.to_str().expect("UTF-8 paths");
+    let greedy = bots.greedy_bot.to_str().expect("UTF-8 paths");
+    for (game, variants) in [
+        ("ataxx", &["standard", "attax"][..]),
+        ("tablut", &["ashton"][..]),
+        ("gonnect", &["standard"][..]),
+        ("dama", &["fid", "school"][..]),
+    ] {
+        for variant in variants {
+            for (seed, (white, black)) in
+                [(random, greedy), (greedy, random)].into_iter().enumerate()
+            {
+                let path = dir.path().join(format!("{game}-{variant}-{seed}.pgn"));
+                let output = tavola([
+                    "play",
+                    "--headless",
+                    "--quiet",
+                    "--game",
+                    game,
+                    "--variant",
+                    variant,
+                    "--seed",
+                    &seed.to_string(),
+                    "--white",
+                    white,
+                    "--black",
+                    black,
+                    "--record",
+                    path.to_str().expect("UTF-8 paths"),
+                ]);
+                output
+                    .assert_code(0)
+                    .assert_stdout_contains("Termination: normal\n");
+                let text = std::fs::read_to_string(&path).expect("the record was written");
+                let records = tavola::record::GameRecord::parse_all(&text).expect("it parses");
+                let record = &records[0];
+                assert_eq!(record.tag("Variant"), Some(*variant));
+                match game {
+                    "ataxx" => check_record::<tavola_sdk::games::ataxx::Ataxx>(record),
+                    "tablut" => check_record::<tavola_sdk::games::tablut::Tablut>(record),
+                    "gonnect" => check_record::<tavola_sdk::games::gonnect::Gonnect>(record),
+                    _ => check_record::<tavola_sdk::games::dama::Dama>(record),
+                }
+            }
+        }
+    }
+}

@@ -10,6 +10,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::games::dama::Dama;
+use tavola_sdk::games::gonnect::Gonnect;
 use tavola_sdk::games::tablut::Tablut;
 use tavola_sdk::{Color, Game, Position, SearchInfo};
 
@@ -44,6 +45,14 @@ impl Evaluate for Tablut {
             Color::White => white,
             Color::Black => -white,
         }
+    }
+}
+
+impl Evaluate for Gonnect {
+    /// Stones, in hundredths (captures count).
+    fn evaluate(position: &<Gonnect as Game>::Position) -> i32 {
+        let me = position.side_to_move();
+        100 * (position.count(me) as i32 - position.count(me.other()) as i32)
     }
 }
 

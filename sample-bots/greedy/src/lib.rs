@@ -7,6 +7,7 @@
 
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::games::dama::Dama;
+use tavola_sdk::games::gonnect::Gonnect;
 use tavola_sdk::games::tablut::Tablut;
 use tavola_sdk::{Bot, BotError, Color, Context, Game, Position, SearchInfo, Setup};
 
@@ -27,6 +28,13 @@ impl Material for Tablut {
     fn material(position: &<Tablut as Game>::Position, color: Color) -> i32 {
         let per_soldier = if color == Color::White { 100 } else { 50 };
         per_soldier * position.count_soldiers(color) as i32
+    }
+}
+
+impl Material for Gonnect {
+    // Stones: a placement adds one, a capture takes the opponent's away.
+    fn material(position: &<Gonnect as Game>::Position, color: Color) -> i32 {
+        100 * position.count(color) as i32
     }
 }
 
@@ -89,5 +97,5 @@ tavola_sdk::export_bot! {
     name: "greedy",
     author: "The Tavola authors",
     description: "Wins at once when it can, else takes the most material",
-    bots: [Greedy<Ataxx>, Greedy<Tablut>, Greedy<Dama>],
+    bots: [Greedy<Ataxx>, Greedy<Tablut>, Greedy<Gonnect>, Greedy<Dama>],
 }

@@ -8,6 +8,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::games::dama::Dama;
+use tavola_sdk::games::gonnect::Gonnect;
 use tavola_sdk::games::tablut::Tablut;
 use tavola_sdk::{Bot, BotError, Context, Game, Position, Setup};
 
@@ -49,5 +50,10 @@ tavola_sdk::export_bot! {
     name: "random",
     author: "The Tavola authors",
     description: "Plays a uniformly random legal move",
-    bots: [RandomBot<Ataxx>, RandomBot<Tablut>, RandomBot<Dama>],
+    bots: [
+        RandomBot<Ataxx>,
+        RandomBot<Tablut>,
+        RandomBot<Gonnect>,
+        RandomBot<Dama>,
+    ],
 }

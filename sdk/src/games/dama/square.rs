@@ -6,8 +6,8 @@
 //! alternate between the files a c e g (rows holding 1-4, 9-12, ...) and b d f h, so a diagonal
 //! step is a shift by 3, 4 or 5 depending on the row; a jump (two steps) is a shift by 7 or 9.
 
+use crate::games::bitboard::integer_bitboard;
 use std::fmt;
-use std::ops::{BitAnd, BitOr, Not};
 use std::str::FromStr;
 
 use thiserror::Error;
@@ -260,106 +260,13 @@ impl FromStr for Square {
     }
 }
 
-/// A set of squares: bit `n - 1` is square `n`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Bitboard(pub u32);
-
-impl Bitboard {
-    /// No squares.
-    pub const EMPTY: Bitboard = Bitboard(0);
-
-    /// The raw bits.
-    #[must_use]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-
-    /// Whether `square` is in the set.
-    #[must_use]
-    pub const fn contains(self, square: Square) -> bool {
-        self.0 & square.bit() != 0
-    }
-
-    /// The number of squares in the set.
-    #[must_use]
-    pub const fn count(self) -> u32 {
-        self.0.count_ones()
-    }
-
-    /// Whether the set has no squares.
-    #[must_use]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
+integer_bitboard! {
+    /// A set of squares: bit `n - 1` is square `n`.
+    pub struct Bitboard(pub u32);
+    squares: Squares,
+    square: Square,
+    full: u32::MAX,
 }
-
-impl BitAnd for Bitboard {
-    type Output = Bitboard;
-    fn bitand(self, rhs: Bitboard) -> Bitboard {
-        Bitboard(self.0 & rhs.0)
-    }
-}
-
-impl BitOr for Bitboard {
-    type Output = Bitboard;
-    fn bitor(self, rhs: Bitboard) -> Bitboard {
-        Bitboard(self.0 | rhs.0)
-    }
-}
-
-impl Not for Bitboard {
-    type Output = Bitboard;
-    fn not(self) -> Bitboard {
-        Bitboard(!self.0)
-    }
-}
-
-impl FromIterator<Square> for Bitboard {
-    fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {
-        Bitboard(iter.into_iter().fold(0, |bits, sq| bits | sq.bit()))
-    }
-}
-
-impl IntoIterator for Bitboard {
-    type Item = Square;
-    type IntoIter = Squares;
-    fn into_iter(self) -> Squares {
-        Squares(self.0)
-    }
-}
-
-/// The squares of a [`Bitboard`], lowest number first.
-#[derive(Debug, Clone)]
-pub struct Squares(u32);
-
-impl Squares {
-    /// Iterates over the set bits of raw bits.
-    #[inline]
-    pub(crate) const fn of(bits: u32) -> Squares {
-        Squares(bits)
-    }
-}
-
-impl Iterator for Squares {
-    type Item = Square;
-
-    #[inline]
-    fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
-            return None;
-        }
-        let index = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Some(Square(index))
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for Squares {}
 
 #[cfg(test)]
 mod tests {

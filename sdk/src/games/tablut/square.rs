@@ -1,8 +1,8 @@
 //! Squares, bitboards, the special squares (castle, camps, edge) and the precomputed ray tables of
 //! the 9x9 board.
 
+use crate::games::bitboard::integer_bitboard;
 use std::fmt;
-use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 use std::str::FromStr;
 
 use thiserror::Error;
@@ -175,136 +175,22 @@ impl FromStr for Square {
     }
 }
 
-/// A set of squares: bit `i` is [`Square`] index `i`; only the low 81 bits are ever set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Bitboard(u128);
+integer_bitboard! {
+    /// A set of squares: bit `i` is [`Square`] index `i`; only the low 81 bits are ever set.
+    pub struct Bitboard(u128);
+    squares: Squares,
+    square: Square,
+    full: FULL,
+}
 
 impl Bitboard {
-    /// No squares.
-    pub const EMPTY: Bitboard = Bitboard(0);
-    /// Every square of the board.
-    pub const FULL: Bitboard = Bitboard(FULL);
     /// The 16 camp squares.
     pub const CAMPS: Bitboard = Bitboard(CAMPS);
     /// The 4 camp centres a5, e1, i5, e9.
     pub const CAMP_CENTRES: Bitboard = Bitboard(CAMP_CENTRES);
     /// The 32 edge squares (the 20 outside the camps are where the king escapes).
     pub const EDGE: Bitboard = Bitboard(EDGE);
-
-    /// The set with these bits; bits 81 and above are dropped.
-    #[must_use]
-    pub const fn from_bits(bits: u128) -> Bitboard {
-        Bitboard(bits & FULL)
-    }
-
-    /// The raw bits (bit `i` is square index `i`).
-    #[must_use]
-    pub const fn bits(self) -> u128 {
-        self.0
-    }
-
-    /// Whether `square` is in the set.
-    #[must_use]
-    pub const fn contains(self, square: Square) -> bool {
-        self.0 & (1 << square.0) != 0
-    }
-
-    /// The number of squares in the set.
-    #[must_use]
-    pub const fn count(self) -> u32 {
-        self.0.count_ones()
-    }
-
-    /// Whether the set has no squares.
-    #[must_use]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
 }
-
-macro_rules! bitboard_op {
-    ($trait:ident, $method:ident, $assign:ident, $assign_method:ident, $op:tt) => {
-        impl $trait for Bitboard {
-            type Output = Bitboard;
-            #[inline]
-            fn $method(self, rhs: Bitboard) -> Bitboard {
-                Bitboard(self.0 $op rhs.0)
-            }
-        }
-        impl $assign for Bitboard {
-            #[inline]
-            fn $assign_method(&mut self, rhs: Bitboard) {
-                self.0 = self.0 $op rhs.0;
-            }
-        }
-    };
-}
-
-bitboard_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
-bitboard_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
-bitboard_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
-
-impl Not for Bitboard {
-    type Output = Bitboard;
-    /// The complement within the board (never sets bits 81 and above).
-    #[inline]
-    fn not(self) -> Bitboard {
-        Bitboard(!self.0 & FULL)
-    }
-}
-
-impl From<Square> for Bitboard {
-    fn from(square: Square) -> Bitboard {
-        square.bitboard()
-    }
-}
-
-impl FromIterator<Square> for Bitboard {
-    fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {
-        Bitboard(iter.into_iter().fold(0, |bits, sq| bits | 1 << sq.0))
-    }
-}
-
-impl IntoIterator for Bitboard {
-    type Item = Square;
-    type IntoIter = Squares;
-    #[inline]
-    fn into_iter(self) -> Squares {
-        Squares(self.0)
-    }
-}
-
-/// The squares of a [`Bitboard`], lowest index first.
-#[derive(Debug, Clone)]
-pub struct Squares(u128);
-
-impl Squares {
-    /// Iterates over the set bits of raw bits (internal: the move generator works on `u128`).
-    #[inline]
-    pub(crate) const fn of(bits: u128) -> Squares {
-        Squares(bits)
-    }
-}
-
-impl Iterator for Squares {
-    type Item = Square;
-    #[inline]
-    fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
-            return None;
-        }
-        let index = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Some(Square(index))
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for Squares {}
 
 /// The four directions, in table order. East and South go to higher indices, West and North to
 /// lower ones (North is towards row 1, at the top).
