@@ -357,7 +357,8 @@ fn window_game(game: GameName) -> anyhow::Result<GameKind> {
     match game {
         GameName::Ataxx => Ok(GameKind::Ataxx),
         GameName::Dama => Ok(GameKind::Dama),
-        GameName::Tablut | GameName::Gonnect => {
+        GameName::Tablut => Ok(GameKind::Tablut),
+        GameName::Gonnect => {
             let name = game
                 .to_possible_value()
                 .map_or_else(String::new, |v| v.get_name().to_owned());

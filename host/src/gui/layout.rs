@@ -88,7 +88,7 @@ impl GameLayout {
         let height = (size.y - 2.0 * margin).max(100.0);
         let panel = Rect::new(size.x - panel_w - margin, margin, panel_w, height);
         let board_area = Rect::new(margin, margin, (panel.x - 2.0 * margin).max(50.0), height);
-        let card = 92.0;
+        let card = 100.0;
         let top_player = Rect::new(panel.x, panel.y, panel.w, card);
         let bottom_player = Rect::new(panel.x, panel.bottom() - card, panel.w, card);
         let status = Rect::new(panel.x, top_player.bottom() + gap, panel.w, 46.0);

@@ -19,6 +19,7 @@ use macroquad::window::{next_frame, screen_height, screen_width};
 use macroquad::Window;
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::games::dama::Dama;
+use tavola_sdk::games::tablut::Tablut;
 use tavola_sdk::Game;
 
 use crate::record::GameRecord;
@@ -38,6 +39,7 @@ pub mod theme;
 
 use board::ataxx::AtaxxView;
 use board::dama::DamaView;
+use board::tablut::TablutView;
 use game::GameScreen;
 use screen::{Input, Nav, Screen};
 use theme::Theme;
@@ -47,19 +49,22 @@ use theme::Theme;
 pub enum GameKind {
     /// Ataxx ([`AtaxxView`]).
     Ataxx,
+    /// Tablut, Ashton rules ([`TablutView`]).
+    Tablut,
     /// Dama, Italian draughts ([`DamaView`]).
     Dama,
 }
 
 impl GameKind {
     /// Every game, in the start screen's order.
-    pub const ALL: [GameKind; 2] = [GameKind::Ataxx, GameKind::Dama];
+    pub const ALL: [GameKind; 3] = [GameKind::Ataxx, GameKind::Tablut, GameKind::Dama];
 
     /// The name on the command line and in records.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             GameKind::Ataxx => Ataxx::NAME,
+            GameKind::Tablut => Tablut::NAME,
             GameKind::Dama => Dama::NAME,
         }
     }
@@ -69,6 +74,7 @@ impl GameKind {
     pub const fn title(self) -> &'static str {
         match self {
             GameKind::Ataxx => "Ataxx",
+            GameKind::Tablut => "Tablut",
             GameKind::Dama => "Dama",
         }
     }
@@ -78,6 +84,7 @@ impl GameKind {
     pub const fn variants(self) -> &'static [&'static str] {
         match self {
             GameKind::Ataxx => Ataxx::VARIANTS,
+            GameKind::Tablut => Tablut::VARIANTS,
             GameKind::Dama => Dama::VARIANTS,
         }
     }
@@ -97,6 +104,7 @@ impl GameKind {
     pub fn open(self, setup: &GameSetup) -> anyhow::Result<Box<dyn Screen>> {
         Ok(match self {
             GameKind::Ataxx => Box::new(GameScreen::<AtaxxView>::new(setup)?),
+            GameKind::Tablut => Box::new(GameScreen::<TablutView>::new(setup)?),
             GameKind::Dama => Box::new(GameScreen::<DamaView>::new(setup)?),
         })
     }
@@ -115,6 +123,7 @@ impl GameKind {
     ) -> anyhow::Result<Box<dyn Screen>> {
         Ok(match self {
             GameKind::Ataxx => Box::new(GameScreen::<AtaxxView>::resumed(setup, file, notice)?),
+            GameKind::Tablut => Box::new(GameScreen::<TablutView>::resumed(setup, file, notice)?),
             GameKind::Dama => Box::new(GameScreen::<DamaView>::resumed(setup, file, notice)?),
         })
     }

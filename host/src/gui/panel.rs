@@ -118,10 +118,7 @@ where
         theme::TEXT,
         Weight::Bold,
     );
-    let mut kind = format!("{} · {}", color.name(), info.kind);
-    if let Some(material) = V::material(session.position_at(screen.shown_ply()), color) {
-        kind = format!("{kind} · {material}");
-    }
+    let kind = format!("{} · {}", color.name(), info.kind);
     theme.text_clipped(
         &kind,
         Vec2::new(rect.x + 46.0, rect.y + 37.0),
@@ -130,6 +127,16 @@ where
         theme::MUTED,
         Weight::Regular,
     );
+    if let Some(material) = V::material(session.position_at(screen.shown_ply()), color) {
+        theme.text_clipped(
+            &material,
+            Vec2::new(rect.x + 46.0, rect.y + 56.0),
+            13.0,
+            rect.w - 60.0,
+            theme::TEXT,
+            Weight::Regular,
+        );
+    }
     // The clock: bright while it runs, red under ten seconds.
     let left = session.time_left(color);
     let clock = Rect::new(rect.right() - clock_w - 10.0, rect.y + 10.0, clock_w, 36.0);
@@ -153,7 +160,7 @@ where
     if let Some(line) = line {
         theme.text_clipped(
             &line,
-            Vec2::new(rect.x + 14.0, rect.bottom() - 28.0),
+            Vec2::new(rect.x + 14.0, rect.bottom() - 22.0),
             13.0,
             rect.w - 28.0,
             theme::MUTED,

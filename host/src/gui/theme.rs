@@ -54,6 +54,16 @@ pub const BOARD_DARK: Color = rgb(0x8ca2ad);
 pub const DAMA_LIGHT: Color = rgb(0xf0d9b5);
 /// Dama's dark squares, where the pieces stand.
 pub const DAMA_DARK: Color = rgb(0xb58863);
+/// Tablut's squares.
+pub const TABLUT_SQUARE: Color = rgb(0xe6d6b3);
+/// The lines between Tablut's squares.
+pub const TABLUT_LINE: Color = rgb(0xa88e68);
+/// Tablut's camp squares.
+pub const TABLUT_CAMP: Color = rgb(0xbc9e72);
+/// Tablut's castle.
+pub const TABLUT_CASTLE: Color = rgb(0x94774f);
+/// Tablut's escape squares (the edge outside the camps).
+pub const TABLUT_ESCAPE: Color = rgb(0xd2dcc0);
 /// Blocked squares (Ataxx gaps).
 pub const BLOCKED: Color = rgb(0x3b3f45);
 /// The last move's squares.

@@ -2,9 +2,8 @@
 //! corners, men as discs with a groove, kings crowned, the last move, captured pieces fading out,
 //! the selection with its destinations, the hover and the hint arrow.
 
-use macroquad::color::Color as Rgba;
-use macroquad::math::{Rect, Vec2};
-use macroquad::shapes::{draw_circle, draw_circle_lines, draw_rectangle, draw_triangle};
+use macroquad::math::Vec2;
+use macroquad::shapes::{draw_circle, draw_circle_lines};
 use tavola_sdk::games::dama::{Dama, Piece, Square};
 use tavola_sdk::Color;
 
@@ -150,40 +149,6 @@ fn draw_piece(centre: Vec2, cell: f32, piece: Piece, opacity: f32) {
             Color::White => rgb(0xc08a1e),
             Color::Black => rgb(0xe8c04e),
         };
-        crown(centre, radius * 0.95, paint::faded(gold, opacity));
+        paint::crown(centre, radius * 0.95, paint::faded(gold, opacity));
     }
-}
-
-/// A crown of three points on a band, `size` wide, centred on `centre`.
-fn crown(centre: Vec2, size: f32, color: Rgba) {
-    let w = size * 0.9;
-    let left = centre.x - w / 2.0;
-    let band_top = centre.y + size * 0.08;
-    let band_h = size * 0.2;
-    let base = Rect::new(left, band_top, w, band_h);
-    draw_rectangle(base.x, base.y, base.w, base.h, color);
-    let top = centre.y - size * 0.4;
-    let mid = centre.y - size * 0.12;
-    // Three points: the outer two lean in a little, the middle one is the tallest.
-    let points = [
-        (left, left + w * 0.3, left, top + size * 0.08),
-        (left + w * 0.25, left + w * 0.75, centre.x, top),
-        (left + w * 0.7, left + w, left + w, top + size * 0.08),
-    ];
-    for (a, b, tip_x, tip_y) in points {
-        draw_triangle(
-            Vec2::new(a, band_top + 0.5),
-            Vec2::new(b, band_top + 0.5),
-            Vec2::new(tip_x, tip_y),
-            color,
-        );
-        draw_circle(tip_x, tip_y, size * 0.06, color);
-    }
-    // The inner valleys between the points, filled down to the band.
-    draw_triangle(
-        Vec2::new(left, band_top + 0.5),
-        Vec2::new(left + w, band_top + 0.5),
-        Vec2::new(centre.x, mid),
-        color,
-    );
 }

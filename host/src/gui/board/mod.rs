@@ -17,6 +17,8 @@ pub mod dama;
 mod dama_draw;
 pub mod grid;
 mod paint;
+pub mod tablut;
+mod tablut_draw;
 
 /// What a board view draws in one frame.
 #[derive(Debug)]

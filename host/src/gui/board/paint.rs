@@ -9,7 +9,9 @@ use macroquad::shapes::{
 };
 use tavola_sdk::Color;
 
-use crate::gui::theme::{self, alpha, rgb};
+use super::grid::Grid;
+
+use crate::gui::theme::{self, alpha, rgb, Theme, Weight};
 
 /// How long captured pieces take to fade out, in seconds.
 pub const FADE: f32 = 0.8;
@@ -30,6 +32,23 @@ pub fn frame(rect: Rect) {
         4.0,
         rgb(0x0b0a09),
     );
+}
+
+/// The coordinates in `grid`'s margin: `column(c)` below each column, `row(r)` left of each row.
+pub fn coordinates(
+    grid: &Grid,
+    theme: &Theme,
+    column: impl Fn(u8) -> String,
+    row: impl Fn(u8) -> String,
+) {
+    let size = (grid.cell * 0.24).clamp(10.0, 17.0);
+    let (below, left) = grid.labels();
+    for (c, rect) in below {
+        theme.text_centred(&column(c), rect, size, theme::MUTED, Weight::Bold);
+    }
+    for (r, rect) in left {
+        theme.text_centred(&row(r), rect, size, theme::MUTED, Weight::Bold);
+    }
 }
 
 /// Fills `rect` with `color` (translucent colours tint what is below).
@@ -141,6 +160,40 @@ pub fn arrow(points: &[Vec2], cell: f32) {
         tip,
         neck + normal * head * 0.6,
         neck - normal * head * 0.6,
+        color,
+    );
+}
+
+/// A crown of three points on a band, `size` wide, centred on `centre`.
+pub fn crown(centre: Vec2, size: f32, color: Rgba) {
+    let w = size * 0.9;
+    let left = centre.x - w / 2.0;
+    let band_top = centre.y + size * 0.08;
+    let band_h = size * 0.2;
+    let base = Rect::new(left, band_top, w, band_h);
+    draw_rectangle(base.x, base.y, base.w, base.h, color);
+    let top = centre.y - size * 0.4;
+    let mid = centre.y - size * 0.12;
+    // Three points: the outer two lean in a little, the middle one is the tallest.
+    let points = [
+        (left, left + w * 0.3, left, top + size * 0.08),
+        (left + w * 0.25, left + w * 0.75, centre.x, top),
+        (left + w * 0.7, left + w, left + w, top + size * 0.08),
+    ];
+    for (a, b, tip_x, tip_y) in points {
+        draw_triangle(
+            Vec2::new(a, band_top + 0.5),
+            Vec2::new(b, band_top + 0.5),
+            Vec2::new(tip_x, tip_y),
+            color,
+        );
+        draw_circle(tip_x, tip_y, size * 0.06, color);
+    }
+    // The inner valleys between the points, filled down to the band.
+    draw_triangle(
+        Vec2::new(left, band_top + 0.5),
+        Vec2::new(left + w, band_top + 0.5),
+        Vec2::new(centre.x, mid),
         color,
     );
 }
