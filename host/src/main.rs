@@ -301,7 +301,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 with_game!(game, G => play::<G>(&setup, args.quiet))
             } else {
                 gui::run(GuiOptions {
-                    game: Some((window_game(game)?, setup)),
+                    game: Some((window_game(game), setup)),
                     ..GuiOptions::default()
                 })
             }
@@ -352,21 +352,13 @@ fn game_setup(
     })
 }
 
-/// The window's board for `game`, or an error pointing to the terminal for a game it cannot show.
-fn window_game(game: GameName) -> anyhow::Result<GameKind> {
+/// The window's board for `game` (every game has one).
+fn window_game(game: GameName) -> GameKind {
     match game {
-        GameName::Ataxx => Ok(GameKind::Ataxx),
-        GameName::Dama => Ok(GameKind::Dama),
-        GameName::Tablut => Ok(GameKind::Tablut),
-        GameName::Gonnect => {
-            let name = game
-                .to_possible_value()
-                .map_or_else(String::new, |v| v.get_name().to_owned());
-            bail!(
-                "the window cannot show {name} yet; play it in the terminal with \
-                 `tavola play --headless --game {name}`"
-            )
-        }
+        GameName::Ataxx => GameKind::Ataxx,
+        GameName::Tablut => GameKind::Tablut,
+        GameName::Gonnect => GameKind::Gonnect,
+        GameName::Dama => GameKind::Dama,
     }
 }
 
@@ -399,7 +391,7 @@ fn window(args: WindowArgs) -> anyhow::Result<ExitCode> {
         args.seed,
         &args.bots,
     )?;
-    let chosen = (window_game(args.game.unwrap_or(GameName::Ataxx))?, setup);
+    let chosen = (window_game(args.game.unwrap_or(GameName::Ataxx)), setup);
     let (game, menu) = if straight {
         (Some(chosen), None)
     } else {

@@ -57,13 +57,15 @@ impl<V: BoardView> GameScreen<V>
 where
     V::Game: Evaluate,
 {
-    /// A screen playing `setup`; the board is flipped when only Black is a person.
+    /// A screen playing `setup`; the board is flipped when only Black is a person (on boards
+    /// that turn, see [`BoardView::TURN_FOR_BLACK`]).
     ///
     /// # Errors
     /// As [`Session::new`]: a bad position or variant, a player that cannot be seated.
     pub fn new(setup: &GameSetup) -> anyhow::Result<GameScreen<V>> {
         let session = Session::<V::Game>::new(setup)?;
-        let flipped = session.is_human(Color::Black) && !session.is_human(Color::White);
+        let flipped =
+            V::TURN_FOR_BLACK && session.is_human(Color::Black) && !session.is_human(Color::White);
         Ok(GameScreen {
             session,
             view: V::default(),

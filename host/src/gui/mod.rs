@@ -19,6 +19,7 @@ use macroquad::window::{next_frame, screen_height, screen_width};
 use macroquad::Window;
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::games::dama::Dama;
+use tavola_sdk::games::gonnect::Gonnect;
 use tavola_sdk::games::tablut::Tablut;
 use tavola_sdk::Game;
 
@@ -39,6 +40,7 @@ pub mod theme;
 
 use board::ataxx::AtaxxView;
 use board::dama::DamaView;
+use board::gonnect::GonnectView;
 use board::tablut::TablutView;
 use game::GameScreen;
 use screen::{Input, Nav, Screen};
@@ -51,13 +53,20 @@ pub enum GameKind {
     Ataxx,
     /// Tablut, Ashton rules ([`TablutView`]).
     Tablut,
+    /// Gonnect, Go stones with Hex's goal ([`GonnectView`]).
+    Gonnect,
     /// Dama, Italian draughts ([`DamaView`]).
     Dama,
 }
 
 impl GameKind {
     /// Every game, in the start screen's order.
-    pub const ALL: [GameKind; 3] = [GameKind::Ataxx, GameKind::Tablut, GameKind::Dama];
+    pub const ALL: [GameKind; 4] = [
+        GameKind::Ataxx,
+        GameKind::Tablut,
+        GameKind::Gonnect,
+        GameKind::Dama,
+    ];
 
     /// The name on the command line and in records.
     #[must_use]
@@ -65,6 +74,7 @@ impl GameKind {
         match self {
             GameKind::Ataxx => Ataxx::NAME,
             GameKind::Tablut => Tablut::NAME,
+            GameKind::Gonnect => Gonnect::NAME,
             GameKind::Dama => Dama::NAME,
         }
     }
@@ -75,6 +85,7 @@ impl GameKind {
         match self {
             GameKind::Ataxx => "Ataxx",
             GameKind::Tablut => "Tablut",
+            GameKind::Gonnect => "Gonnect",
             GameKind::Dama => "Dama",
         }
     }
@@ -85,6 +96,7 @@ impl GameKind {
         match self {
             GameKind::Ataxx => Ataxx::VARIANTS,
             GameKind::Tablut => Tablut::VARIANTS,
+            GameKind::Gonnect => Gonnect::VARIANTS,
             GameKind::Dama => Dama::VARIANTS,
         }
     }
@@ -105,6 +117,7 @@ impl GameKind {
         Ok(match self {
             GameKind::Ataxx => Box::new(GameScreen::<AtaxxView>::new(setup)?),
             GameKind::Tablut => Box::new(GameScreen::<TablutView>::new(setup)?),
+            GameKind::Gonnect => Box::new(GameScreen::<GonnectView>::new(setup)?),
             GameKind::Dama => Box::new(GameScreen::<DamaView>::new(setup)?),
         })
     }
@@ -124,6 +137,7 @@ impl GameKind {
         Ok(match self {
             GameKind::Ataxx => Box::new(GameScreen::<AtaxxView>::resumed(setup, file, notice)?),
             GameKind::Tablut => Box::new(GameScreen::<TablutView>::resumed(setup, file, notice)?),
+            GameKind::Gonnect => Box::new(GameScreen::<GonnectView>::resumed(setup, file, notice)?),
             GameKind::Dama => Box::new(GameScreen::<DamaView>::resumed(setup, file, notice)?),
         })
     }

@@ -64,6 +64,10 @@ pub const TABLUT_CAMP: Color = rgb(0xbc9e72);
 pub const TABLUT_CASTLE: Color = rgb(0x94774f);
 /// Tablut's escape squares (the edge outside the camps).
 pub const TABLUT_ESCAPE: Color = rgb(0xd2dcc0);
+/// The Gonnect (Go) board's wood.
+pub const GONNECT_WOOD: Color = rgb(0xdcb46a);
+/// The Gonnect board's lines and star points.
+pub const GONNECT_LINE: Color = rgb(0x4a3a22);
 /// Blocked squares (Ataxx gaps).
 pub const BLOCKED: Color = rgb(0x3b3f45);
 /// The last move's squares.

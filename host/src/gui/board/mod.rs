@@ -15,6 +15,8 @@ pub mod ataxx;
 mod ataxx_draw;
 pub mod dama;
 mod dama_draw;
+pub mod gonnect;
+mod gonnect_draw;
 pub mod grid;
 mod paint;
 pub mod tablut;
@@ -52,6 +54,10 @@ pub struct ButtonMove<M> {
 pub trait BoardView: Default + 'static {
     /// The game.
     type Game: Game;
+
+    /// Whether the board starts turned round when only Black is a person (a Go board is never
+    /// turned: it has no sides).
+    const TURN_FOR_BLACK: bool = true;
 
     /// Lays the board out in `area` (coordinates included), turned round when `flipped`
     /// (the second player at the bottom). Called every frame: the window may have been resized.
