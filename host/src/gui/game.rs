@@ -15,7 +15,7 @@ use super::board::{BoardView, Scene};
 use super::layout::{GameLayout, MoveList, Overlay, PanelButton};
 use super::prompt::{FilePrompt, PromptAction, PromptLayout, PromptMode, DEFAULT_FILE};
 use super::screen::{Input, Nav, Screen};
-use super::session::{result_words, Session};
+use super::session::Session;
 use super::start::StartScreen;
 use super::theme::{self, alpha, rgb, ButtonStyle, Theme, Weight};
 use super::GameKind;
@@ -406,10 +406,7 @@ where
             .iter()
             .map(ToString::to_string)
             .collect();
-        let result = self
-            .session
-            .result()
-            .map_or_else(|| "*".to_owned(), super::session::result_line);
+        let result = self.session.result_line().unwrap_or_else(|| "*".to_owned());
         Some(format!("moves: {}\nresult: {result}", moves.join(" ")))
     }
 
@@ -441,7 +438,9 @@ where
         alpha(rgb(0x000000), 0.4),
     );
     theme::rounded_rect(card, 10.0, theme::PANEL);
-    let (headline, reason) = result_words(result);
+    let Some((headline, reason)) = screen.session.result_words() else {
+        return;
+    };
     let accent: Rgba = match result.winner {
         Some(Color::White) => theme::PIECE_WHITE,
         Some(Color::Black) => rgb(0x9a9a9a),

@@ -10,7 +10,6 @@ use tavola_sdk::{Color, Position as _, SearchInfo};
 use super::board::BoardView;
 use super::game::GameScreen;
 use super::layout::{PanelButton, MOVE_ROW};
-use super::session::result_line;
 use super::theme::{self, alpha, rgb, ButtonStyle, Theme, Weight};
 use crate::builtin::Evaluate;
 
@@ -185,8 +184,8 @@ where
         (error.clone(), theme::BAD)
     } else if let Some((notice, _)) = notice {
         (notice.clone(), theme::GOOD)
-    } else if let Some(result) = session.result() {
-        (result_line(result), theme::TEXT)
+    } else if let Some(line) = session.result_line() {
+        (line, theme::TEXT)
     } else if let Some(ply) = screen.browsing {
         (
             format!("Viewing move {ply} · the game goes on"),
