@@ -1,5 +1,5 @@
-//! The window, end to end: `tavola` renders a game under a virtual X server (`xvfb-run`) and saves
-//! a screenshot whose pixels show the board; a person's move is played with real X mouse events
+//! The window, end to end: `tavola` renders each game under a virtual X server (`xvfb-run`) and
+//! saves a screenshot whose pixels show its board; a person's move is played with real X mouse events
 //! (`xdotool`) and found in the record the Save button writes. Skipped, with a notice, where
 //! `xvfb-run` or `xdotool` is missing (CI installs them). Without any display, `tavola` refuses
 //! in one line.
@@ -7,7 +7,11 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use tavola::gui::board::ataxx::Geometry;
+use macroquad::math::Rect;
+use tavola::gui::board::ataxx::Geometry as AtaxxGeometry;
+use tavola::gui::board::dama::Geometry as DamaGeometry;
+use tavola::gui::board::gonnect::Geometry as GonnectGeometry;
+use tavola::gui::board::tablut::Geometry as TablutGeometry;
 use tavola::gui::layout::{GameLayout, PanelButton};
 use tavola::gui::prompt::{PromptLayout, DEFAULT_FILE};
 use tavola::gui::theme::{self, BOARD_DARK, BOARD_LIGHT};
@@ -100,20 +104,22 @@ fn bytes(color: macroquad::color::Color) -> [u8; 3] {
     [c[0], c[1], c[2]]
 }
 
-#[test]
-fn a_game_window_renders_the_board() {
+/// Runs `--game GAME` between two random movers for `frames` frames under Xvfb and returns the
+/// screenshot with the layout the window used (`None`: xvfb-run is missing, the test is skipped).
+fn screenshot(game: &str, frames: u32) -> Option<(Image, GameLayout)> {
     let Some(xvfb) = xvfb_run() else {
         println!("SKIPPED: xvfb-run is not installed (apt-get install xvfb)");
-        return;
+        return None;
     };
-    let dir = TempDir::new("gui");
+    let dir = TempDir::new(&format!("gui-{game}"));
     let shot = dir.path().join("board.png");
     let shot_text = shot.to_string_lossy().into_owned();
+    let frames = frames.to_string();
     let output = under_xvfb(
         &xvfb,
         &[
             "--game",
-            "ataxx",
+            game,
             "--white",
             "random",
             "--black",
@@ -121,12 +127,14 @@ fn a_game_window_renders_the_board() {
             "--seed",
             "3",
             "--frames",
-            "20",
+            &frames,
             "--screenshot",
             &shot_text,
         ],
     );
-    output.assert_code(0).assert_stdout_contains("frames: 20");
+    output
+        .assert_code(0)
+        .assert_stdout_contains(&format!("frames: {frames}"));
     let image = Image::read(&shot);
     assert!(
         image.width >= 640 && image.height >= 400,
@@ -134,22 +142,49 @@ fn a_game_window_renders_the_board() {
         image.width,
         image.height
     );
-    // Where the board is, by the layout the window used.
+    // The side panel is there too, beside the board.
     let layout = GameLayout::new(macroquad::math::Vec2::new(
         image.width as f32,
         image.height as f32,
     ));
-    let board = Geometry::new(layout.board_area, false).squares();
-    let centre = (
-        board.x + board.w * 0.3,
-        board.y + board.h * 0.3,
-        board.x + board.w * 0.7,
-        board.y + board.h * 0.7,
+    let panel = layout.top_player;
+    let panel_share = image.share(
+        (
+            panel.x + 2.0,
+            panel.y + 74.0,
+            panel.right() - 2.0,
+            panel.bottom() - 4.0,
+        ),
+        &[bytes(theme::PANEL)],
     );
+    assert!(
+        panel_share > 0.5,
+        "{game}: panel {panel_share:.2}\n{output}"
+    );
+    Some((image, layout))
+}
+
+/// The middle of `rect` (from `lo` to `hi` of its width and height) as the share asks for it.
+fn middle(rect: Rect, lo: f32, hi: f32) -> (f32, f32, f32, f32) {
+    (
+        rect.x + rect.w * lo,
+        rect.y + rect.h * lo,
+        rect.x + rect.w * hi,
+        rect.y + rect.h * hi,
+    )
+}
+
+#[test]
+fn the_ataxx_window_renders_the_board() {
+    let Some((image, layout)) = screenshot("ataxx", 20) else {
+        return;
+    };
+    let board = AtaxxGeometry::new(layout.board_area, false).squares();
+    let centre = middle(board, 0.3, 0.7);
     let squares = image.share(centre, &[bytes(BOARD_LIGHT), bytes(BOARD_DARK)]);
     assert!(
         squares > 0.3,
-        "the board's squares cover {squares:.2} of its centre\n{output}"
+        "the squares cover {squares:.2} of the centre"
     );
     let light = image.share(centre, &[bytes(BOARD_LIGHT)]);
     let dark = image.share(centre, &[bytes(BOARD_DARK)]);
@@ -157,18 +192,83 @@ fn a_game_window_renders_the_board() {
         light > 0.1 && dark > 0.1,
         "light {light:.2}, dark {dark:.2}"
     );
-    // The side panel is there too, and the background around it.
-    let panel = layout.top_player;
-    let panel_share = image.share(
-        (
-            panel.x + 2.0,
-            panel.y + 70.0,
-            panel.right() - 2.0,
-            panel.bottom() - 4.0,
-        ),
-        &[bytes(theme::PANEL)],
+}
+
+#[test]
+fn the_tablut_window_renders_the_board() {
+    let Some((image, layout)) = screenshot("tablut", 20) else {
+        return;
+    };
+    let board = TablutGeometry::new(layout.board_area, false).grid.cells();
+    let whole = middle(board, 0.0, 1.0);
+    let marked = [
+        theme::TABLUT_SQUARE,
+        theme::TABLUT_CAMP,
+        theme::TABLUT_ESCAPE,
+        theme::TABLUT_LINE,
+    ];
+    let board_share = image.share(whole, &marked.map(bytes));
+    assert!(board_share > 0.4, "the squares cover {board_share:.2}");
+    // The escape squares line the edges, the camps their middles, the castle the centre.
+    for (color, least) in [
+        (theme::TABLUT_ESCAPE, 0.08),
+        (theme::TABLUT_CAMP, 0.03),
+        (theme::TABLUT_SQUARE, 0.15),
+    ] {
+        let share = image.share(whole, &[bytes(color)]);
+        assert!(share > least, "{color:?} covers {share:.3}");
+    }
+    // Both sides' pieces stand on it.
+    let white = image.share(whole, &[bytes(theme::PIECE_WHITE)]);
+    let black = image.share(whole, &[bytes(theme::PIECE_BLACK)]);
+    assert!(
+        white > 0.01 && black > 0.02,
+        "white {white:.3}, black {black:.3}"
     );
-    assert!(panel_share > 0.5, "panel {panel_share:.2}");
+}
+
+#[test]
+fn the_gonnect_window_renders_the_board() {
+    let Some((image, layout)) = screenshot("gonnect", 20) else {
+        return;
+    };
+    let board = GonnectGeometry::new(layout.board_area, false).grid.cells();
+    let whole = middle(board, 0.0, 1.0);
+    let wood = image.share(whole, &[bytes(theme::GONNECT_WOOD)]);
+    assert!(wood > 0.6, "the wood covers {wood:.2}");
+    let lines = image.share(whole, &[bytes(theme::GONNECT_LINE)]);
+    assert!(lines > 0.01, "the lines cover {lines:.3}");
+}
+
+#[test]
+fn the_dama_window_renders_the_board() {
+    let Some((image, layout)) = screenshot("dama", 20) else {
+        return;
+    };
+    let board = DamaGeometry::new(layout.board_area, false).grid.cells();
+    let whole = middle(board, 0.0, 1.0);
+    // The light squares are never played on: half the board.
+    let light = image.share(whole, &[bytes(theme::DAMA_LIGHT)]);
+    assert!((0.4..0.55).contains(&light), "light squares {light:.2}");
+    let dark = image.share(whole, &[bytes(theme::DAMA_DARK)]);
+    assert!(dark > 0.08, "dark squares {dark:.2}");
+    // The bottom-right square is dark (the FID orientation); the one left of it light.
+    let cell = board.w / 8.0;
+    let corner = (
+        board.right() - cell * 0.95,
+        board.bottom() - cell * 0.2,
+        board.right() - cell * 0.6,
+        board.bottom() - cell * 0.05,
+    );
+    let beside = (corner.0 - cell, corner.1, corner.2 - cell, corner.3);
+    assert!(image.share(beside, &[bytes(theme::DAMA_LIGHT)]) > 0.9);
+    assert!(image.share(corner, &[bytes(theme::DAMA_LIGHT)]) < 0.1);
+    let white = image.share(whole, &[bytes(theme::PIECE_WHITE)]);
+    let black = image.share(whole, &[bytes(theme::PIECE_BLACK)]);
+    assert!(
+        white > 0.03 && black > 0.03,
+        "white {white:.3}, black {black:.3}"
+    );
 }
 
 #[test]
@@ -236,7 +336,7 @@ fn a_person_moves_with_real_mouse_clicks_and_saves_the_game() {
     // Where a7, c5 and the buttons are in a 1280x800 window (no window manager: the window is at
     // 0,0).
     let layout = GameLayout::new(macroquad::math::Vec2::new(1280.0, 800.0));
-    let board = Geometry::new(layout.board_area, false);
+    let board = AtaxxGeometry::new(layout.board_area, false);
     let point = |p: macroquad::math::Vec2| format!("{} {}", p.x.round(), p.y.round());
     let square = |name: &str| point(board.square_centre(name.parse().unwrap()));
     let save = PanelButton::ALL

@@ -502,6 +502,13 @@ mod tests {
     const SIZE: Vec2 = Vec2::new(1280.0, 800.0);
 
     fn screen(white: &str, black: &str, position: Option<&str>) -> GameScreen<AtaxxView> {
+        screen_of::<AtaxxView>(white, black, position)
+    }
+
+    fn screen_of<V: BoardView>(white: &str, black: &str, position: Option<&str>) -> GameScreen<V>
+    where
+        V::Game: Evaluate,
+    {
         let setup = GameSetup {
             variant: None,
             position: position.map(str::to_owned),
@@ -512,7 +519,7 @@ mod tests {
             record_path: None,
             isolation: None,
         };
-        let mut screen = GameScreen::<AtaxxView>::new(&setup).unwrap();
+        let mut screen = GameScreen::<V>::new(&setup).unwrap();
         screen.update(&Input::default(), SIZE, 0.0);
         screen
     }
@@ -752,6 +759,85 @@ mod tests {
         through_prompt(&mut s, PanelButton::Save, &dir.to_string_lossy());
         let error = s.prompt.as_ref().unwrap().error.clone().unwrap();
         assert!(error.contains("to save the game"), "{error}");
+    }
+
+    /// The moves of `screen` as text.
+    fn moves_of<V: BoardView>(screen: &GameScreen<V>) -> Vec<String>
+    where
+        V::Game: Evaluate,
+    {
+        screen
+            .session
+            .moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn dama_captures_are_clicked_on_the_board() {
+        use crate::gui::board::dama::DamaView;
+        use tavola_sdk::games::dama::Square as DamaSquare;
+
+        let mut s = screen_of::<DamaView>("human", "human", Some("W:WK26,32:B13,14,21,22,K5"));
+        let at = |s: &GameScreen<DamaView>, n: u8| {
+            s.view.geometry.square_centre(DamaSquare::new(n).unwrap())
+        };
+        s.update(&Input::click(at(&s, 26)), SIZE, 0.1);
+        // Both captures end on 26: the click asks for a landing, the status line says so.
+        s.update(&Input::click(at(&s, 26)), SIZE, 0.2);
+        assert!(s.session.moves().is_empty());
+        assert!(s.view.notice().is_some());
+        s.update(&Input::click(at(&s, 17)), SIZE, 0.3);
+        assert_eq!(moves_of(&s), ["26x17x10x19x26"]);
+        assert_eq!(s.view.notice(), None);
+        // Black's king on 5 steps.
+        s.update(&Input::click(at(&s, 5)), SIZE, 0.4);
+        s.update(&Input::click(at(&s, 9)), SIZE, 0.5);
+        assert_eq!(moves_of(&s), ["26x17x10x19x26", "5-9"]);
+    }
+
+    #[test]
+    fn tablut_pieces_slide_with_two_clicks() {
+        use crate::gui::board::tablut::TablutView;
+        use tavola_sdk::games::tablut::Square as TablutSquare;
+
+        let mut s = screen_of::<TablutView>("human", "human", None);
+        let at = |s: &GameScreen<TablutView>, name: &str| {
+            s.view
+                .geometry
+                .square_centre(name.parse::<TablutSquare>().unwrap())
+        };
+        s.update(&Input::click(at(&s, "e4")), SIZE, 0.1);
+        s.update(&Input::click(at(&s, "h4")), SIZE, 0.2);
+        s.update(&Input::click(at(&s, "d1")), SIZE, 0.3);
+        s.update(&Input::click(at(&s, "d3")), SIZE, 0.4);
+        assert_eq!(moves_of(&s), ["e4-h4", "d1-d3"]);
+    }
+
+    #[test]
+    fn the_swap_button_plays_the_swap_at_move_2_only() {
+        use crate::gui::board::gonnect::GonnectView;
+        use tavola_sdk::games::gonnect::Point;
+
+        let mut s = screen_of::<GonnectView>("human", "human", None);
+        assert!(!s.flipped, "a Go board is not turned");
+        let at = |s: &GameScreen<GonnectView>, name: &str| {
+            s.view.geometry.centre(name.parse::<Point>().unwrap())
+        };
+        let swap = crate::gui::panel::pass_button(s.layout.status);
+        s.update(&Input::click(swap.center()), SIZE, 0.1);
+        assert!(s.session.moves().is_empty(), "no swap at move 1");
+        s.update(&Input::click(at(&s, "G7")), SIZE, 0.2);
+        s.update(&Input::click(swap.center()), SIZE, 0.3);
+        assert_eq!(moves_of(&s), ["G7", "swap"]);
+        // Black moves again; no more swap.
+        s.update(&Input::click(swap.center()), SIZE, 0.4);
+        assert_eq!(s.session.moves().len(), 2);
+        s.update(&Input::click(at(&s, "F6")), SIZE, 0.5);
+        assert_eq!(moves_of(&s), ["G7", "swap", "F6"]);
+        // With only Black a person, the Go board is still not turned.
+        assert!(!screen_of::<GonnectView>("random", "human", None).flipped);
     }
 
     #[test]
