@@ -257,10 +257,11 @@ impl BoardView for DamaView {
         let kings = position.count_kings(color);
         let men = position.count(color) - kings;
         let men = super::plural(men, "man", "men");
-        Some(if kings == 0 {
-            men
-        } else {
-            format!("{men}, {}", super::plural(kings, "king", "kings"))
+        let kings_text = super::plural(kings, "king", "kings");
+        Some(match (position.count(color) - kings, kings) {
+            (_, 0) => men,
+            (0, _) => kings_text,
+            _ => format!("{men}, {kings_text}"),
         })
     }
 }
@@ -447,6 +448,11 @@ mod tests {
         assert_eq!(
             DamaView::material(&p, Color::White).as_deref(),
             Some("1 man, 1 king")
+        );
+        let p = position("W:W22:BK18,K5");
+        assert_eq!(
+            DamaView::material(&p, Color::Black).as_deref(),
+            Some("2 kings")
         );
     }
 }
