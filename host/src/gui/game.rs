@@ -636,13 +636,27 @@ mod tests {
         assert!(!s.overlay_open());
     }
 
-    /// A fresh file path in the system's temporary folder.
-    fn temp_file(name: &str) -> std::path::PathBuf {
-        static COUNT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("tavola-gui-{}-{n}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir.join(name)
+    /// A scratch folder in the system's temporary folder, removed when dropped.
+    struct Scratch(std::path::PathBuf);
+
+    impl Scratch {
+        fn new() -> Scratch {
+            static COUNT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+            let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let dir = std::env::temp_dir().join(format!("tavola-gui-{}-{n}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            Scratch(dir)
+        }
+
+        fn file(&self, name: &str) -> std::path::PathBuf {
+            self.0.join(name)
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
     }
 
     /// Opens the Save or Load prompt with the panel button, types `path` in place of the
@@ -668,7 +682,8 @@ mod tests {
 
     #[test]
     fn a_saved_game_is_appended_and_loading_continues_it() {
-        let file = temp_file("games.pgn");
+        let scratch = Scratch::new();
+        let file = scratch.file("games.pgn");
         let path = file.to_string_lossy().into_owned();
         let mut s = screen("human", "human", None);
         assert_eq!(s.prompt, None);
@@ -716,14 +731,15 @@ mod tests {
 
     #[test]
     fn load_errors_show_one_line_and_keep_the_game() {
-        let missing = temp_file("missing.pgn");
-        let bad = temp_file("bad.pgn");
+        let scratch = Scratch::new();
+        let missing = scratch.file("missing.pgn");
+        let bad = scratch.file("bad.pgn");
         std::fs::write(&bad, "[Game \"ataxx\"]\n[Broken\n").unwrap();
-        let chess = temp_file("chess.pgn");
+        let chess = scratch.file("chess.pgn");
         std::fs::write(&chess, "[Game \"chess\"]\n\n1. e4 e5 *\n").unwrap();
-        let illegal = temp_file("illegal.pgn");
+        let illegal = scratch.file("illegal.pgn");
         std::fs::write(&illegal, "[Game \"ataxx\"]\n\n1. a7a1 *\n").unwrap();
-        let empty = temp_file("empty.pgn");
+        let empty = scratch.file("empty.pgn");
         std::fs::write(&empty, "\n").unwrap();
         for (file, expected) in [
             (&missing, "missing.pgn"),
@@ -753,7 +769,8 @@ mod tests {
 
     #[test]
     fn a_save_that_cannot_be_written_says_why() {
-        let dir = temp_file("dir");
+        let scratch = Scratch::new();
+        let dir = scratch.file("dir");
         std::fs::create_dir_all(&dir).unwrap();
         let mut s = screen("human", "human", None);
         through_prompt(&mut s, PanelButton::Save, &dir.to_string_lossy());
