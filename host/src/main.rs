@@ -12,7 +12,6 @@ use anyhow::{bail, Context as _};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use tavola::builtin::Evaluate;
 use tavola::gui::{self, GameKind, GuiOptions};
-use tavola::record::GameRecord;
 use tavola::referee::Settings;
 use tavola::seat::plugin::{Library, LoadError};
 use tavola::seat::worker::{self, WorkerOptions};
@@ -274,7 +273,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         None => window(cli.window),
         Some(Command::Play(args)) => {
-            let resume = args.load.as_deref().map(load_last_game).transpose()?;
+            let resume = args
+                .load
+                .as_deref()
+                .map(tavola::record::last_in_file)
+                .transpose()?;
             let game = match (args.game, &resume) {
                 (Some(game), _) => game,
                 (None, Some(record)) => {
@@ -301,7 +304,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 with_game!(game, G => play::<G>(&setup, args.quiet))
             } else {
                 gui::run(GuiOptions {
-                    game: Some((window_game(game)?, setup)),
+                    game: Some((window_game(game), setup)),
                     ..GuiOptions::default()
                 })
             }
@@ -323,16 +326,6 @@ fn seconds(text: &str) -> Result<Duration, String> {
         .ok()
         .and_then(|value| Duration::try_from_secs_f64(value).ok())
         .ok_or_else(|| format!("expected a number of seconds, 0 or more (got {text:?})"))
-}
-
-/// The last game of a record file.
-fn load_last_game(path: &Path) -> anyhow::Result<GameRecord> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("reading the game record {}", path.display()))?;
-    GameRecord::parse_all(&text)
-        .with_context(|| format!("reading the game record {}", path.display()))?
-        .pop()
-        .with_context(|| format!("{} holds no game", path.display()))
 }
 
 /// The setup of one game from the command line's values.
@@ -364,19 +357,13 @@ fn game_setup(
     })
 }
 
-/// The window's board for `game`, or an error pointing to the terminal for a game it cannot show.
-fn window_game(game: GameName) -> anyhow::Result<GameKind> {
+/// The window's board for `game` (every game has one).
+fn window_game(game: GameName) -> GameKind {
     match game {
-        GameName::Ataxx => Ok(GameKind::Ataxx),
-        GameName::Tablut | GameName::Gonnect | GameName::Dama => {
-            let name = game
-                .to_possible_value()
-                .map_or_else(String::new, |v| v.get_name().to_owned());
-            bail!(
-                "the window cannot show {name} yet; play it in the terminal with \
-                 `tavola play --headless --game {name}`"
-            )
-        }
+        GameName::Ataxx => GameKind::Ataxx,
+        GameName::Tablut => GameKind::Tablut,
+        GameName::Gonnect => GameKind::Gonnect,
+        GameName::Dama => GameKind::Dama,
     }
 }
 
@@ -409,7 +396,7 @@ fn window(args: WindowArgs) -> anyhow::Result<ExitCode> {
         args.seed,
         &args.bots,
     )?;
-    let chosen = (window_game(args.game.unwrap_or(GameName::Ataxx))?, setup);
+    let chosen = (window_game(args.game.unwrap_or(GameName::Ataxx)), setup);
     let (game, menu) = if straight {
         (Some(chosen), None)
     } else {

@@ -17,7 +17,11 @@
 //! `12.b6` and `12...b6`.
 
 use std::fmt::{self, Write as _};
+use std::io::Write as _;
+use std::path::Path;
 use std::time::Duration;
+
+use anyhow::Context as _;
 
 use tavola_sdk::{Game, ParseMoveError, ParsePositionError, Position};
 use thiserror::Error;
@@ -176,6 +180,40 @@ impl GameRecord {
         }
         Ok((start, moves))
     }
+}
+
+/// Appends `record` to the file at `path`, creating it if needed; games in one file are
+/// separated by a blank line.
+///
+/// # Errors
+/// The file cannot be opened or written (the message names it).
+pub fn append_to_file(path: &Path, record: &GameRecord) -> anyhow::Result<()> {
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("opening {} to save the game", path.display()))?;
+    let separator = if file.metadata().map(|m| m.len() > 0).unwrap_or(false) {
+        "\n"
+    } else {
+        ""
+    };
+    write!(file, "{separator}{record}")
+        .with_context(|| format!("writing the game to {}", path.display()))
+}
+
+/// The last game recorded in the file at `path`.
+///
+/// # Errors
+/// The file cannot be read, is not a record ([`RecordError::Syntax`]), or holds no game (the
+/// message names the file).
+pub fn last_in_file(path: &Path) -> anyhow::Result<GameRecord> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading the game record {}", path.display()))?;
+    GameRecord::parse_all(&text)
+        .with_context(|| format!("reading the game record {}", path.display()))?
+        .pop()
+        .with_context(|| format!("{} holds no game", path.display()))
 }
 
 fn parse_tag(line: &str) -> Option<(String, String)> {

@@ -1,8 +1,7 @@
 //! The terminal front end: one game in the terminal, the board printed after each move.
 
-use std::fs::OpenOptions;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -194,26 +193,10 @@ pub fn play<G: Evaluate>(setup: &GameSetup, quiet: bool) -> anyhow::Result<GameR
     writeln!(out, "Result: {result}")?;
     writeln!(out, "Termination: {}", result.termination)?;
     if let Some(path) = &setup.record_path {
-        append_record(path, &referee.record(&names[0], &names[1]))?;
+        crate::record::append_to_file(path, &referee.record(&names[0], &names[1]))?;
         writeln!(out, "Record appended to {}", path.display())?;
     }
     Ok(result)
-}
-
-/// Appends `record` to the file at `path`, creating it if needed.
-fn append_record(path: &Path, record: &GameRecord) -> anyhow::Result<()> {
-    let mut file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .with_context(|| format!("opening {} to save the game", path.display()))?;
-    let separator = if file.metadata().map(|m| m.len() > 0).unwrap_or(false) {
-        "\n"
-    } else {
-        ""
-    };
-    write!(file, "{separator}{record}")
-        .with_context(|| format!("writing the game to {}", path.display()))
 }
 
 fn print_move<G: Game>(event: &MoveEvent<'_, G>) -> io::Result<()> {

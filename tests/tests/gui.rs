@@ -1,14 +1,21 @@
-//! The window, end to end: `tavola` renders a game under a virtual X server (`xvfb-run`) and saves
-//! a screenshot whose pixels show the board; a person's move is played with real X mouse events
-//! (`xdotool`). Skipped, with a notice, where `xvfb-run` or `xdotool` is missing (CI installs
-//! them). Without any display, `tavola` refuses in one line.
+//! The window, end to end: `tavola` renders each game under a virtual X server (`xvfb-run`) and
+//! saves a screenshot whose pixels show its board; a person's move is played with real X mouse events
+//! (`xdotool`) and found in the record the Save button writes. Skipped, with a notice, where
+//! `xvfb-run` or `xdotool` is missing (CI installs them). Without any display, `tavola` refuses
+//! in one line.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use tavola::gui::board::ataxx::Geometry;
-use tavola::gui::layout::GameLayout;
+use macroquad::math::Rect;
+use tavola::gui::board::ataxx::Geometry as AtaxxGeometry;
+use tavola::gui::board::dama::Geometry as DamaGeometry;
+use tavola::gui::board::gonnect::Geometry as GonnectGeometry;
+use tavola::gui::board::tablut::Geometry as TablutGeometry;
+use tavola::gui::layout::{GameLayout, PanelButton};
+use tavola::gui::prompt::{PromptLayout, DEFAULT_FILE};
 use tavola::gui::theme::{self, BOARD_DARK, BOARD_LIGHT};
+use tavola::record::GameRecord;
 use tavola_tests::{artifacts, run_with_timeout, Output, TempDir};
 
 /// `xvfb-run`, if installed.
@@ -97,20 +104,22 @@ fn bytes(color: macroquad::color::Color) -> [u8; 3] {
     [c[0], c[1], c[2]]
 }
 
-#[test]
-fn a_game_window_renders_the_board() {
+/// Runs `--game GAME` between two random movers for `frames` frames under Xvfb and returns the
+/// screenshot with the layout the window used (`None`: xvfb-run is missing, the test is skipped).
+fn screenshot(game: &str, frames: u32) -> Option<(Image, GameLayout)> {
     let Some(xvfb) = xvfb_run() else {
         println!("SKIPPED: xvfb-run is not installed (apt-get install xvfb)");
-        return;
+        return None;
     };
-    let dir = TempDir::new("gui");
+    let dir = TempDir::new(&format!("gui-{game}"));
     let shot = dir.path().join("board.png");
     let shot_text = shot.to_string_lossy().into_owned();
+    let frames = frames.to_string();
     let output = under_xvfb(
         &xvfb,
         &[
             "--game",
-            "ataxx",
+            game,
             "--white",
             "random",
             "--black",
@@ -118,12 +127,14 @@ fn a_game_window_renders_the_board() {
             "--seed",
             "3",
             "--frames",
-            "20",
+            &frames,
             "--screenshot",
             &shot_text,
         ],
     );
-    output.assert_code(0).assert_stdout_contains("frames: 20");
+    output
+        .assert_code(0)
+        .assert_stdout_contains(&format!("frames: {frames}"));
     let image = Image::read(&shot);
     assert!(
         image.width >= 640 && image.height >= 400,
@@ -131,22 +142,49 @@ fn a_game_window_renders_the_board() {
         image.width,
         image.height
     );
-    // Where the board is, by the layout the window used.
+    // The side panel is there too, beside the board.
     let layout = GameLayout::new(macroquad::math::Vec2::new(
         image.width as f32,
         image.height as f32,
     ));
-    let board = Geometry::new(layout.board_area, false).squares();
-    let centre = (
-        board.x + board.w * 0.3,
-        board.y + board.h * 0.3,
-        board.x + board.w * 0.7,
-        board.y + board.h * 0.7,
+    let panel = layout.top_player;
+    let panel_share = image.share(
+        (
+            panel.x + 2.0,
+            panel.y + 74.0,
+            panel.right() - 2.0,
+            panel.bottom() - 4.0,
+        ),
+        &[bytes(theme::PANEL)],
     );
+    assert!(
+        panel_share > 0.5,
+        "{game}: panel {panel_share:.2}\n{output}"
+    );
+    Some((image, layout))
+}
+
+/// The middle of `rect` (from `lo` to `hi` of its width and height) as the share asks for it.
+fn middle(rect: Rect, lo: f32, hi: f32) -> (f32, f32, f32, f32) {
+    (
+        rect.x + rect.w * lo,
+        rect.y + rect.h * lo,
+        rect.x + rect.w * hi,
+        rect.y + rect.h * hi,
+    )
+}
+
+#[test]
+fn the_ataxx_window_renders_the_board() {
+    let Some((image, layout)) = screenshot("ataxx", 20) else {
+        return;
+    };
+    let board = AtaxxGeometry::new(layout.board_area, false).squares();
+    let centre = middle(board, 0.3, 0.7);
     let squares = image.share(centre, &[bytes(BOARD_LIGHT), bytes(BOARD_DARK)]);
     assert!(
         squares > 0.3,
-        "the board's squares cover {squares:.2} of its centre\n{output}"
+        "the squares cover {squares:.2} of the centre"
     );
     let light = image.share(centre, &[bytes(BOARD_LIGHT)]);
     let dark = image.share(centre, &[bytes(BOARD_DARK)]);
@@ -154,18 +192,83 @@ fn a_game_window_renders_the_board() {
         light > 0.1 && dark > 0.1,
         "light {light:.2}, dark {dark:.2}"
     );
-    // The side panel is there too, and the background around it.
-    let panel = layout.top_player;
-    let panel_share = image.share(
-        (
-            panel.x + 2.0,
-            panel.y + 70.0,
-            panel.right() - 2.0,
-            panel.bottom() - 4.0,
-        ),
-        &[bytes(theme::PANEL)],
+}
+
+#[test]
+fn the_tablut_window_renders_the_board() {
+    let Some((image, layout)) = screenshot("tablut", 20) else {
+        return;
+    };
+    let board = TablutGeometry::new(layout.board_area, false).grid.cells();
+    let whole = middle(board, 0.0, 1.0);
+    let marked = [
+        theme::TABLUT_SQUARE,
+        theme::TABLUT_CAMP,
+        theme::TABLUT_ESCAPE,
+        theme::TABLUT_LINE,
+    ];
+    let board_share = image.share(whole, &marked.map(bytes));
+    assert!(board_share > 0.4, "the squares cover {board_share:.2}");
+    // The escape squares line the edges, the camps their middles, the castle the centre.
+    for (color, least) in [
+        (theme::TABLUT_ESCAPE, 0.08),
+        (theme::TABLUT_CAMP, 0.03),
+        (theme::TABLUT_SQUARE, 0.15),
+    ] {
+        let share = image.share(whole, &[bytes(color)]);
+        assert!(share > least, "{color:?} covers {share:.3}");
+    }
+    // Both sides' pieces stand on it.
+    let white = image.share(whole, &[bytes(theme::PIECE_WHITE)]);
+    let black = image.share(whole, &[bytes(theme::PIECE_BLACK)]);
+    assert!(
+        white > 0.01 && black > 0.02,
+        "white {white:.3}, black {black:.3}"
     );
-    assert!(panel_share > 0.5, "panel {panel_share:.2}");
+}
+
+#[test]
+fn the_gonnect_window_renders_the_board() {
+    let Some((image, layout)) = screenshot("gonnect", 20) else {
+        return;
+    };
+    let board = GonnectGeometry::new(layout.board_area, false).grid.cells();
+    let whole = middle(board, 0.0, 1.0);
+    let wood = image.share(whole, &[bytes(theme::GONNECT_WOOD)]);
+    assert!(wood > 0.6, "the wood covers {wood:.2}");
+    let lines = image.share(whole, &[bytes(theme::GONNECT_LINE)]);
+    assert!(lines > 0.01, "the lines cover {lines:.3}");
+}
+
+#[test]
+fn the_dama_window_renders_the_board() {
+    let Some((image, layout)) = screenshot("dama", 20) else {
+        return;
+    };
+    let board = DamaGeometry::new(layout.board_area, false).grid.cells();
+    let whole = middle(board, 0.0, 1.0);
+    // The light squares are never played on: half the board.
+    let light = image.share(whole, &[bytes(theme::DAMA_LIGHT)]);
+    assert!((0.4..0.55).contains(&light), "light squares {light:.2}");
+    let dark = image.share(whole, &[bytes(theme::DAMA_DARK)]);
+    assert!(dark > 0.08, "dark squares {dark:.2}");
+    // The bottom-right square is dark (the FID orientation); the one left of it light.
+    let cell = board.w / 8.0;
+    let corner = (
+        board.right() - cell * 0.95,
+        board.bottom() - cell * 0.2,
+        board.right() - cell * 0.6,
+        board.bottom() - cell * 0.05,
+    );
+    let beside = (corner.0 - cell, corner.1, corner.2 - cell, corner.3);
+    assert!(image.share(beside, &[bytes(theme::DAMA_LIGHT)]) > 0.9);
+    assert!(image.share(corner, &[bytes(theme::DAMA_LIGHT)]) < 0.1);
+    let white = image.share(whole, &[bytes(theme::PIECE_WHITE)]);
+    let black = image.share(whole, &[bytes(theme::PIECE_BLACK)]);
+    assert!(
+        white > 0.03 && black > 0.03,
+        "white {white:.3}, black {black:.3}"
+    );
 }
 
 #[test]
@@ -225,36 +328,47 @@ fn xdotool() -> Option<PathBuf> {
 }
 
 #[test]
-fn a_person_moves_with_real_mouse_clicks() {
+fn a_person_moves_with_real_mouse_clicks_and_saves_the_game() {
     let (Some(xvfb), Some(xdotool)) = (xvfb_run(), xdotool()) else {
         println!("SKIPPED: xvfb-run or xdotool is not installed (apt-get install xvfb xdotool)");
         return;
     };
-    // Where a7 and c5 are in a 1280x800 window (no window manager: the window is at 0,0).
+    // Where a7, c5 and the buttons are in a 1280x800 window (no window manager: the window is at
+    // 0,0).
     let layout = GameLayout::new(macroquad::math::Vec2::new(1280.0, 800.0));
-    let board = Geometry::new(layout.board_area, false);
-    let centre = |name: &str| {
-        let c = board.square_centre(name.parse().unwrap());
-        format!("{} {}", c.x.round(), c.y.round())
-    };
+    let board = AtaxxGeometry::new(layout.board_area, false);
+    let point = |p: macroquad::math::Vec2| format!("{} {}", p.x.round(), p.y.round());
+    let square = |name: &str| point(board.square_centre(name.parse().unwrap()));
+    let save = PanelButton::ALL
+        .iter()
+        .position(|&b| b == PanelButton::Save)
+        .map(|i| point(layout.buttons[i].center()))
+        .unwrap();
+    let confirm = point(PromptLayout::new(board.outer).confirm.center());
     let tavola = artifacts().tavola.to_string_lossy().into_owned();
     let xdotool = xdotool.to_string_lossy().into_owned();
     let script = format!(
-        "'{tavola}' --white human --black random --seed 1 --seconds 6 & pid=$!\n\
+        "'{tavola}' --white human --black random --seed 1 --seconds 7 & pid=$!\n\
          '{xdotool}' search --sync --name Tavola >/dev/null\n\
          sleep 1\n\
          '{xdotool}' mousemove {a7} click 1\n\
          sleep 0.5\n\
          '{xdotool}' mousemove {c5} click 1\n\
+         sleep 1\n\
+         '{xdotool}' mousemove {save} click 1\n\
+         sleep 0.5\n\
+         '{xdotool}' mousemove {confirm} click 1\n\
          wait $pid",
-        a7 = centre("a7"),
-        c5 = centre("c5"),
+        a7 = square("a7"),
+        c5 = square("c5"),
     );
+    // The prompt offers tavola-games.pgn in the current folder: the test's own.
+    let dir = TempDir::new("gui-save");
     let output = {
         let _turn = one_at_a_time();
         run_with_timeout(
             &xvfb,
-            None,
+            Some(dir.path()),
             ["-a", "-s", "-screen 0 1280x800x24", "sh", "-c", &script],
             Duration::from_secs(120),
         )
@@ -264,5 +378,16 @@ fn a_person_moves_with_real_mouse_clicks() {
     assert!(
         moves.starts_with("a7c5"),
         "the clicked jump is the first move\n{output}"
+    );
+    let saved = std::fs::read_to_string(dir.path().join(DEFAULT_FILE))
+        .unwrap_or_else(|e| panic!("the Save button wrote no {DEFAULT_FILE}: {e}\n{output}"));
+    let games = GameRecord::parse_all(&saved).expect("a record");
+    assert_eq!(games.len(), 1, "{saved}");
+    assert_eq!(games[0].tag("Game"), Some("ataxx"));
+    assert_eq!(games[0].tag("White"), Some("Human"));
+    assert_eq!(
+        games[0].moves.first().map(|m| m.text.as_str()),
+        Some("a7c5"),
+        "{saved}"
     );
 }

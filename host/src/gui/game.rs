@@ -3,6 +3,8 @@
 //! [`GameScreen::update`] turns the frame's input into session actions and navigation; the
 //! drawing (here and in `panel.rs`) only shows the state.
 
+use std::path::Path;
+
 use macroquad::color::Color as Rgba;
 use macroquad::math::Vec2;
 use macroquad::shapes::draw_rectangle;
@@ -11,11 +13,14 @@ use tavola_sdk::{Color, Game};
 
 use super::board::{BoardView, Scene};
 use super::layout::{GameLayout, MoveList, Overlay, PanelButton};
+use super::prompt::{FilePrompt, PromptAction, PromptLayout, PromptMode, DEFAULT_FILE};
 use super::screen::{Input, Nav, Screen};
-use super::session::{result_words, Session};
+use super::session::Session;
 use super::start::StartScreen;
 use super::theme::{self, alpha, rgb, ButtonStyle, Theme, Weight};
+use super::GameKind;
 use crate::builtin::Evaluate;
+use crate::record;
 use crate::text_ui::GameSetup;
 
 /// The game screen for the board view `V`.
@@ -37,6 +42,12 @@ where
     pub(super) overlay_closed: bool,
     /// A line of trouble to show (a new game that could not start).
     pub(super) error: Option<String>,
+    /// A line of news and when it was given (a saved game), shown for a few seconds.
+    pub(super) notice: Option<(String, f64)>,
+    /// The Save game / Load game prompt, when open.
+    pub(super) prompt: Option<FilePrompt>,
+    /// The file last saved to or loaded from (the prompt offers it again).
+    pub(super) record_file: String,
     pub(super) now: f64,
     /// The mouse, as this frame's input had it (for hover effects).
     pub(super) mouse: Vec2,
@@ -46,13 +57,15 @@ impl<V: BoardView> GameScreen<V>
 where
     V::Game: Evaluate,
 {
-    /// A screen playing `setup`; the board is flipped when only Black is a person.
+    /// A screen playing `setup`; the board is flipped when only Black is a person (on boards
+    /// that turn, see [`BoardView::TURN_FOR_BLACK`]).
     ///
     /// # Errors
     /// As [`Session::new`]: a bad position or variant, a player that cannot be seated.
     pub fn new(setup: &GameSetup) -> anyhow::Result<GameScreen<V>> {
         let session = Session::<V::Game>::new(setup)?;
-        let flipped = session.is_human(Color::Black) && !session.is_human(Color::White);
+        let flipped =
+            V::TURN_FOR_BLACK && session.is_human(Color::Black) && !session.is_human(Color::White);
         Ok(GameScreen {
             session,
             view: V::default(),
@@ -62,9 +75,25 @@ where
             scroll: 0.0,
             overlay_closed: false,
             error: None,
+            notice: None,
+            prompt: None,
+            record_file: DEFAULT_FILE.to_owned(),
             now: 0.0,
             mouse: Vec2::new(-1.0, -1.0),
         })
+    }
+
+    /// A screen continuing the recorded game of `setup` (its `resume`), loaded from `file`, with
+    /// `notice` in the status line.
+    ///
+    /// # Errors
+    /// As [`GameScreen::new`], and a record that does not replay.
+    pub fn resumed(setup: &GameSetup, file: &str, notice: String) -> anyhow::Result<GameScreen<V>> {
+        let mut screen = GameScreen::<V>::new(setup)?;
+        screen.record_file = file.to_owned();
+        screen.notice = Some((notice, 0.0));
+        screen.scroll = screen.move_list().scroll_to(screen.session.moves().len());
+        Ok(screen)
     }
 
     /// The session (tests).
@@ -83,6 +112,8 @@ where
     /// A new game from `setup` on a fresh seed, in place of this one.
     fn restart(&mut self, mut setup: GameSetup, swap: bool) -> Nav {
         self.session.stop_all();
+        // A loaded game starts again from its variant's start.
+        setup.resume = None;
         if swap {
             setup.players.swap(0, 1);
         }
@@ -112,6 +143,12 @@ where
             PanelButton::Hint => self.session.ask_hint(),
             PanelButton::MoveNow => self.session.move_now(),
             PanelButton::Flip => self.flipped = !self.flipped,
+            PanelButton::Save => {
+                self.prompt = Some(FilePrompt::new(PromptMode::Save, &self.record_file));
+            }
+            PanelButton::Load => {
+                self.prompt = Some(FilePrompt::new(PromptMode::Load, &self.record_file));
+            }
             PanelButton::Menu => {
                 self.session.stop_all();
                 let game = V::Game::NAME;
@@ -130,7 +167,11 @@ where
             PanelButton::Undo => self.session.undo_target().is_some(),
             PanelButton::Hint => self.session.result().is_none() && self.session.hint().is_none(),
             PanelButton::MoveNow => self.session.thinking().is_some(),
-            PanelButton::NewGame | PanelButton::Flip | PanelButton::Menu => true,
+            PanelButton::NewGame
+            | PanelButton::Flip
+            | PanelButton::Menu
+            | PanelButton::Save
+            | PanelButton::Load => true,
         }
     }
 
@@ -151,7 +192,69 @@ where
         self.scroll = self.move_list().scroll_to(ply.unwrap_or(last).max(1));
     }
 
+    /// Appends the game's record to the file at `path`.
+    fn save(&mut self, path: &Path) -> Result<(), String> {
+        record::append_to_file(path, &self.session.record()).map_err(|e| format!("{e:#}"))?;
+        self.notice = Some((format!("Saved to {}", path.display()), self.now));
+        Ok(())
+    }
+
+    /// Continues the last game recorded in the file at `path`, on its game's board, with the
+    /// players and clocks chosen now.
+    fn load(&mut self, path: &Path) -> Result<Nav, String> {
+        let record = record::last_in_file(path).map_err(|e| format!("{e:#}"))?;
+        let kind = GameKind::of_record(&record)?;
+        let mut setup = self.session.setup().clone();
+        setup.variant = record.tag("Variant").map(str::to_owned);
+        setup.position = None;
+        setup.resume = Some(record);
+        let notice = format!("Continuing the last game of {}", path.display());
+        let screen = kind
+            .resume(&setup, &path.to_string_lossy(), notice)
+            .map_err(|e| format!("{e:#}"))?;
+        self.session.stop_all();
+        Ok(Nav::Replace(screen))
+    }
+
+    /// The file prompt's frame: typing, confirming (saving or loading), cancelling.
+    fn prompt_input(&mut self, input: &Input) -> Nav {
+        let Some(prompt) = &mut self.prompt else {
+            return Nav::Stay;
+        };
+        let layout = PromptLayout::new(self.view.rect());
+        match prompt.input(input, &layout) {
+            PromptAction::Stay => Nav::Stay,
+            PromptAction::Cancel => {
+                self.prompt = None;
+                Nav::Stay
+            }
+            PromptAction::Confirm(path) => {
+                let mode = prompt.mode;
+                let done = match mode {
+                    PromptMode::Save => self.save(&path).map(|()| Nav::Stay),
+                    PromptMode::Load => self.load(&path),
+                };
+                match done {
+                    Ok(nav) => {
+                        self.record_file = path.to_string_lossy().into_owned();
+                        self.prompt = None;
+                        nav
+                    }
+                    Err(error) => {
+                        if let Some(prompt) = &mut self.prompt {
+                            prompt.error = Some(error);
+                        }
+                        Nav::Stay
+                    }
+                }
+            }
+        }
+    }
+
     fn handle_input(&mut self, input: &Input) -> Nav {
+        if self.prompt.is_some() {
+            return self.prompt_input(input);
+        }
         if self.overlay_open() {
             let overlay = Overlay::new(self.view.rect());
             if input.clicked(overlay.new_game) {
@@ -284,7 +387,10 @@ where
             theme.text_centred(&text, banner, 14.0, theme::TEXT, Weight::Regular);
         }
         super::panel::draw(self, theme);
-        if self.overlay_open() {
+        if let Some(prompt) = &self.prompt {
+            let layout = PromptLayout::new(board);
+            super::prompt::draw(prompt, &layout, board, theme, self.mouse);
+        } else if self.overlay_open() {
             draw_overlay(self, theme);
         }
     }
@@ -300,10 +406,7 @@ where
             .iter()
             .map(ToString::to_string)
             .collect();
-        let result = self
-            .session
-            .result()
-            .map_or_else(|| "*".to_owned(), super::session::result_line);
+        let result = self.session.result_line().unwrap_or_else(|| "*".to_owned());
         Some(format!("moves: {}\nresult: {result}", moves.join(" ")))
     }
 
@@ -335,7 +438,9 @@ where
         alpha(rgb(0x000000), 0.4),
     );
     theme::rounded_rect(card, 10.0, theme::PANEL);
-    let (headline, reason) = result_words(result);
+    let Some((headline, reason)) = screen.session.result_words() else {
+        return;
+    };
     let accent: Rgba = match result.winner {
         Some(Color::White) => theme::PIECE_WHITE,
         Some(Color::Black) => rgb(0x9a9a9a),
@@ -348,7 +453,7 @@ where
     let position = screen.session.position();
     let counts: Vec<String> = Color::ALL
         .into_iter()
-        .filter_map(|c| V::piece_count(position, c).map(|n| format!("{c} {n}")))
+        .filter_map(|c| V::material(position, c).map(|m| format!("{c}: {m}")))
         .collect();
     if !counts.is_empty() {
         let line = macroquad::math::Rect::new(card.x, card.y + 88.0, card.w, 20.0);
@@ -397,6 +502,13 @@ mod tests {
     const SIZE: Vec2 = Vec2::new(1280.0, 800.0);
 
     fn screen(white: &str, black: &str, position: Option<&str>) -> GameScreen<AtaxxView> {
+        screen_of::<AtaxxView>(white, black, position)
+    }
+
+    fn screen_of<V: BoardView>(white: &str, black: &str, position: Option<&str>) -> GameScreen<V>
+    where
+        V::Game: Evaluate,
+    {
         let setup = GameSetup {
             variant: None,
             position: position.map(str::to_owned),
@@ -407,7 +519,7 @@ mod tests {
             record_path: None,
             isolation: None,
         };
-        let mut screen = GameScreen::<AtaxxView>::new(&setup).unwrap();
+        let mut screen = GameScreen::<V>::new(&setup).unwrap();
         screen.update(&Input::default(), SIZE, 0.0);
         screen
     }
@@ -522,6 +634,227 @@ mod tests {
         s.update(&Input::click(at(&s, "b6")), SIZE, 0.2);
         s.update(&Input::click(overlay.close.center()), SIZE, 0.3);
         assert!(!s.overlay_open());
+    }
+
+    /// A scratch folder in the system's temporary folder, removed when dropped.
+    struct Scratch(std::path::PathBuf);
+
+    impl Scratch {
+        fn new() -> Scratch {
+            static COUNT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+            let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let dir = std::env::temp_dir().join(format!("tavola-gui-{}-{n}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            Scratch(dir)
+        }
+
+        fn file(&self, name: &str) -> std::path::PathBuf {
+            self.0.join(name)
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    /// Opens the Save or Load prompt with the panel button, types `path` in place of the
+    /// offered one, and confirms with the prompt's button.
+    fn through_prompt(s: &mut GameScreen<AtaxxView>, which: PanelButton, path: &str) -> Nav {
+        s.update(&Input::click(button(s, which).center()), SIZE, 1.0);
+        let offered = s.prompt.as_ref().expect("the prompt is open").path.clone();
+        for _ in 0..offered.chars().count() {
+            let back = Input {
+                backspace: true,
+                ..Input::default()
+            };
+            s.update(&back, SIZE, 1.0);
+        }
+        let typed = Input {
+            typed: path.to_owned(),
+            ..Input::default()
+        };
+        s.update(&typed, SIZE, 1.0);
+        let confirm = PromptLayout::new(s.view.rect()).confirm;
+        s.update(&Input::click(confirm.center()), SIZE, 1.1)
+    }
+
+    #[test]
+    fn a_saved_game_is_appended_and_loading_continues_it() {
+        let scratch = Scratch::new();
+        let file = scratch.file("games.pgn");
+        let path = file.to_string_lossy().into_owned();
+        let mut s = screen("human", "human", None);
+        assert_eq!(s.prompt, None);
+        s.update(&Input::click(at(&s, "a7")), SIZE, 0.1);
+        s.update(&Input::click(at(&s, "c5")), SIZE, 0.2);
+        assert!(matches!(
+            through_prompt(&mut s, PanelButton::Save, &path),
+            Nav::Stay
+        ));
+        assert_eq!(s.prompt, None, "closed once saved");
+        assert!(s.notice.as_ref().unwrap().0.starts_with("Saved to"));
+        s.update(&Input::click(at(&s, "g7")), SIZE, 0.3);
+        s.update(&Input::click(at(&s, "f6")), SIZE, 0.4);
+        // The prompt offers the file saved to last.
+        s.update(
+            &Input::click(button(&s, PanelButton::Save).center()),
+            SIZE,
+            1.0,
+        );
+        assert_eq!(s.prompt.as_ref().unwrap().path, path);
+        let enter = Input {
+            enter: true,
+            ..Input::default()
+        };
+        s.update(&enter, SIZE, 1.0);
+        let text = std::fs::read_to_string(&file).unwrap();
+        let games = crate::record::GameRecord::parse_all(&text).unwrap();
+        assert_eq!(games.len(), 2, "{text}");
+        assert_eq!(games[0].moves.len(), 1);
+        assert_eq!(games[1].moves[0].text, "a7c5");
+        assert_eq!(games[1].moves[1].text, "f6");
+        assert_eq!(games[1].tag("Game"), Some("ataxx"));
+        assert_eq!(games[1].tag("White"), Some("Human"));
+        assert_eq!(games[1].result, "*");
+
+        // Loading continues the last game, players as chosen on this screen.
+        let mut other = screen("random", "human", None);
+        let Nav::Replace(mut loaded) = through_prompt(&mut other, PanelButton::Load, &path) else {
+            panic!("the loaded game replaces the screen");
+        };
+        loaded.update(&Input::default(), SIZE, 2.0);
+        let summary = loaded.summary().unwrap();
+        assert!(summary.starts_with("moves: a7c5 f6"), "{summary}");
+    }
+
+    #[test]
+    fn load_errors_show_one_line_and_keep_the_game() {
+        let scratch = Scratch::new();
+        let missing = scratch.file("missing.pgn");
+        let bad = scratch.file("bad.pgn");
+        std::fs::write(&bad, "[Game \"ataxx\"]\n[Broken\n").unwrap();
+        let chess = scratch.file("chess.pgn");
+        std::fs::write(&chess, "[Game \"chess\"]\n\n1. e4 e5 *\n").unwrap();
+        let illegal = scratch.file("illegal.pgn");
+        std::fs::write(&illegal, "[Game \"ataxx\"]\n\n1. a7a1 *\n").unwrap();
+        let empty = scratch.file("empty.pgn");
+        std::fs::write(&empty, "\n").unwrap();
+        for (file, expected) in [
+            (&missing, "missing.pgn"),
+            (&bad, "line 2"),
+            (&chess, "\"chess\", which the window does not show"),
+            (&illegal, "move 1 (\"a7a1\")"),
+            (&empty, "holds no game"),
+        ] {
+            let mut s = screen("human", "human", None);
+            s.update(&Input::click(at(&s, "a7")), SIZE, 0.1);
+            s.update(&Input::click(at(&s, "b6")), SIZE, 0.2);
+            let nav = through_prompt(&mut s, PanelButton::Load, &file.to_string_lossy());
+            assert!(matches!(nav, Nav::Stay), "{nav:?}");
+            let error = s.prompt.as_ref().unwrap().error.clone().unwrap();
+            assert!(error.contains(expected), "{error:?} lacks {expected:?}");
+            assert!(!error.contains('\n'), "one line: {error:?}");
+            assert_eq!(s.session.moves().len(), 1, "the game goes on");
+            // Esc closes the prompt; the board plays again.
+            let esc = Input {
+                escape: true,
+                ..Input::default()
+            };
+            s.update(&esc, SIZE, 1.2);
+            assert_eq!(s.prompt, None);
+        }
+    }
+
+    #[test]
+    fn a_save_that_cannot_be_written_says_why() {
+        let scratch = Scratch::new();
+        let dir = scratch.file("dir");
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut s = screen("human", "human", None);
+        through_prompt(&mut s, PanelButton::Save, &dir.to_string_lossy());
+        let error = s.prompt.as_ref().unwrap().error.clone().unwrap();
+        assert!(error.contains("to save the game"), "{error}");
+    }
+
+    /// The moves of `screen` as text.
+    fn moves_of<V: BoardView>(screen: &GameScreen<V>) -> Vec<String>
+    where
+        V::Game: Evaluate,
+    {
+        screen
+            .session
+            .moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn dama_captures_are_clicked_on_the_board() {
+        use crate::gui::board::dama::DamaView;
+        use tavola_sdk::games::dama::Square as DamaSquare;
+
+        let mut s = screen_of::<DamaView>("human", "human", Some("W:WK26,32:B13,14,21,22,K5"));
+        let at = |s: &GameScreen<DamaView>, n: u8| {
+            s.view.geometry.square_centre(DamaSquare::new(n).unwrap())
+        };
+        s.update(&Input::click(at(&s, 26)), SIZE, 0.1);
+        // Both captures end on 26: the click asks for a landing, the status line says so.
+        s.update(&Input::click(at(&s, 26)), SIZE, 0.2);
+        assert!(s.session.moves().is_empty());
+        assert!(s.view.notice().is_some());
+        s.update(&Input::click(at(&s, 17)), SIZE, 0.3);
+        assert_eq!(moves_of(&s), ["26x17x10x19x26"]);
+        assert_eq!(s.view.notice(), None);
+        // Black's king on 5 steps.
+        s.update(&Input::click(at(&s, 5)), SIZE, 0.4);
+        s.update(&Input::click(at(&s, 9)), SIZE, 0.5);
+        assert_eq!(moves_of(&s), ["26x17x10x19x26", "5-9"]);
+    }
+
+    #[test]
+    fn tablut_pieces_slide_with_two_clicks() {
+        use crate::gui::board::tablut::TablutView;
+        use tavola_sdk::games::tablut::Square as TablutSquare;
+
+        let mut s = screen_of::<TablutView>("human", "human", None);
+        let at = |s: &GameScreen<TablutView>, name: &str| {
+            s.view
+                .geometry
+                .square_centre(name.parse::<TablutSquare>().unwrap())
+        };
+        s.update(&Input::click(at(&s, "e4")), SIZE, 0.1);
+        s.update(&Input::click(at(&s, "h4")), SIZE, 0.2);
+        s.update(&Input::click(at(&s, "d1")), SIZE, 0.3);
+        s.update(&Input::click(at(&s, "d3")), SIZE, 0.4);
+        assert_eq!(moves_of(&s), ["e4-h4", "d1-d3"]);
+    }
+
+    #[test]
+    fn the_swap_button_plays_the_swap_at_move_2_only() {
+        use crate::gui::board::gonnect::GonnectView;
+        use tavola_sdk::games::gonnect::Point;
+
+        let mut s = screen_of::<GonnectView>("human", "human", None);
+        assert!(!s.flipped, "a Go board is not turned");
+        let at = |s: &GameScreen<GonnectView>, name: &str| {
+            s.view.geometry.centre(name.parse::<Point>().unwrap())
+        };
+        let swap = crate::gui::panel::pass_button(s.layout.status);
+        s.update(&Input::click(swap.center()), SIZE, 0.1);
+        assert!(s.session.moves().is_empty(), "no swap at move 1");
+        s.update(&Input::click(at(&s, "G7")), SIZE, 0.2);
+        s.update(&Input::click(swap.center()), SIZE, 0.3);
+        assert_eq!(moves_of(&s), ["G7", "swap"]);
+        // Black moves again; no more swap.
+        s.update(&Input::click(swap.center()), SIZE, 0.4);
+        assert_eq!(s.session.moves().len(), 2);
+        s.update(&Input::click(at(&s, "F6")), SIZE, 0.5);
+        assert_eq!(moves_of(&s), ["G7", "swap", "F6"]);
+        // With only Black a person, the Go board is still not turned.
+        assert!(!screen_of::<GonnectView>("random", "human", None).flipped);
     }
 
     #[test]

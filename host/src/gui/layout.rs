@@ -18,18 +18,27 @@ pub enum PanelButton {
     Flip,
     /// Back to the start screen.
     Menu,
+    /// Append the game's record to a file.
+    Save,
+    /// Continue the last game recorded in a file.
+    Load,
 }
 
 impl PanelButton {
     /// Every button, in order.
-    pub const ALL: [PanelButton; 6] = [
+    pub const ALL: [PanelButton; 8] = [
         PanelButton::NewGame,
         PanelButton::Undo,
         PanelButton::Hint,
         PanelButton::MoveNow,
         PanelButton::Flip,
         PanelButton::Menu,
+        PanelButton::Save,
+        PanelButton::Load,
     ];
+
+    /// The buttons on each row of the panel: three, three, then the two file buttons.
+    const ROWS: [usize; 3] = [3, 3, 2];
 
     /// The label.
     #[must_use]
@@ -41,6 +50,8 @@ impl PanelButton {
             PanelButton::MoveNow => "Move now",
             PanelButton::Flip => "Flip board",
             PanelButton::Menu => "Menu",
+            PanelButton::Save => "Save game",
+            PanelButton::Load => "Load game",
         }
     }
 }
@@ -64,7 +75,7 @@ pub struct GameLayout {
     /// The move list.
     pub moves: Rect,
     /// The panel's buttons, in [`PanelButton::ALL`]'s order.
-    pub buttons: [Rect; 6],
+    pub buttons: [Rect; 8],
 }
 
 impl GameLayout {
@@ -77,22 +88,27 @@ impl GameLayout {
         let height = (size.y - 2.0 * margin).max(100.0);
         let panel = Rect::new(size.x - panel_w - margin, margin, panel_w, height);
         let board_area = Rect::new(margin, margin, (panel.x - 2.0 * margin).max(50.0), height);
-        let card = 92.0;
+        let card = 100.0;
         let top_player = Rect::new(panel.x, panel.y, panel.w, card);
         let bottom_player = Rect::new(panel.x, panel.bottom() - card, panel.w, card);
         let status = Rect::new(panel.x, top_player.bottom() + gap, panel.w, 46.0);
         let button_h = 34.0;
-        let rows_top = bottom_player.y - gap - 2.0 * button_h - 8.0;
-        let button_w = (panel.w - 2.0 * 8.0) / 3.0;
-        let mut buttons = [Rect::default(); 6];
-        for (i, rect) in buttons.iter_mut().enumerate() {
-            let (row, column) = (i / 3, i % 3);
-            *rect = Rect::new(
-                panel.x + column as f32 * (button_w + 8.0),
-                rows_top + row as f32 * (button_h + 8.0),
-                button_w,
-                button_h,
-            );
+        let rows = PanelButton::ROWS.len() as f32;
+        let rows_top = bottom_player.y - gap - rows * button_h - (rows - 1.0) * 8.0;
+        let mut buttons = [Rect::default(); 8];
+        let mut next = buttons.iter_mut();
+        for (row, &count) in PanelButton::ROWS.iter().enumerate() {
+            let button_w = (panel.w - (count as f32 - 1.0) * 8.0) / count as f32;
+            for column in 0..count {
+                if let Some(rect) = next.next() {
+                    *rect = Rect::new(
+                        panel.x + column as f32 * (button_w + 8.0),
+                        rows_top + row as f32 * (button_h + 8.0),
+                        button_w,
+                        button_h,
+                    );
+                }
+            }
         }
         let moves_top = status.bottom() + gap;
         let moves = Rect::new(
@@ -232,7 +248,10 @@ mod tests {
             assert!(layout.board_area.right() < layout.panel.x, "{w}x{h}");
             assert!(layout.panel.right() <= w);
             assert!(layout.moves.bottom() <= layout.buttons[0].y);
-            assert!(layout.buttons[5].bottom() <= layout.bottom_player.y);
+            assert!(layout.buttons[7].bottom() <= layout.bottom_player.y);
+            if h >= 600.0 {
+                assert!(layout.moves.h >= 5.0 * MOVE_ROW, "{w}x{h}");
+            }
             assert!(layout.status.bottom() <= layout.moves.y);
         }
     }

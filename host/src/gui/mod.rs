@@ -18,8 +18,12 @@ use macroquad::math::Vec2;
 use macroquad::window::{next_frame, screen_height, screen_width};
 use macroquad::Window;
 use tavola_sdk::games::ataxx::Ataxx;
+use tavola_sdk::games::dama::Dama;
+use tavola_sdk::games::gonnect::Gonnect;
+use tavola_sdk::games::tablut::Tablut;
 use tavola_sdk::Game;
 
+use crate::record::GameRecord;
 use crate::text_ui::GameSetup;
 
 pub mod board;
@@ -27,6 +31,7 @@ pub mod game;
 pub mod layout;
 mod panel;
 pub mod plugins;
+pub mod prompt;
 pub mod screen;
 pub mod session;
 pub mod start;
@@ -34,6 +39,9 @@ mod start_draw;
 pub mod theme;
 
 use board::ataxx::AtaxxView;
+use board::dama::DamaView;
+use board::gonnect::GonnectView;
+use board::tablut::TablutView;
 use game::GameScreen;
 use screen::{Input, Nav, Screen};
 use theme::Theme;
@@ -43,17 +51,31 @@ use theme::Theme;
 pub enum GameKind {
     /// Ataxx ([`AtaxxView`]).
     Ataxx,
+    /// Tablut, Ashton rules ([`TablutView`]).
+    Tablut,
+    /// Gonnect, Go stones with Hex's goal ([`GonnectView`]).
+    Gonnect,
+    /// Dama, Italian draughts ([`DamaView`]).
+    Dama,
 }
 
 impl GameKind {
     /// Every game, in the start screen's order.
-    pub const ALL: [GameKind; 1] = [GameKind::Ataxx];
+    pub const ALL: [GameKind; 4] = [
+        GameKind::Ataxx,
+        GameKind::Tablut,
+        GameKind::Gonnect,
+        GameKind::Dama,
+    ];
 
     /// The name on the command line and in records.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             GameKind::Ataxx => Ataxx::NAME,
+            GameKind::Tablut => Tablut::NAME,
+            GameKind::Gonnect => Gonnect::NAME,
+            GameKind::Dama => Dama::NAME,
         }
     }
 
@@ -62,6 +84,9 @@ impl GameKind {
     pub const fn title(self) -> &'static str {
         match self {
             GameKind::Ataxx => "Ataxx",
+            GameKind::Tablut => "Tablut",
+            GameKind::Gonnect => "Gonnect",
+            GameKind::Dama => "Dama",
         }
     }
 
@@ -70,6 +95,9 @@ impl GameKind {
     pub const fn variants(self) -> &'static [&'static str] {
         match self {
             GameKind::Ataxx => Ataxx::VARIANTS,
+            GameKind::Tablut => Tablut::VARIANTS,
+            GameKind::Gonnect => Gonnect::VARIANTS,
+            GameKind::Dama => Dama::VARIANTS,
         }
     }
 
@@ -88,6 +116,42 @@ impl GameKind {
     pub fn open(self, setup: &GameSetup) -> anyhow::Result<Box<dyn Screen>> {
         Ok(match self {
             GameKind::Ataxx => Box::new(GameScreen::<AtaxxView>::new(setup)?),
+            GameKind::Tablut => Box::new(GameScreen::<TablutView>::new(setup)?),
+            GameKind::Gonnect => Box::new(GameScreen::<GonnectView>::new(setup)?),
+            GameKind::Dama => Box::new(GameScreen::<DamaView>::new(setup)?),
+        })
+    }
+}
+
+impl GameKind {
+    /// The game screen continuing the recorded game in `setup.resume`, loaded from `file`.
+    ///
+    /// # Errors
+    /// As [`GameKind::open`], and a record whose moves do not replay.
+    pub fn resume(
+        self,
+        setup: &GameSetup,
+        file: &str,
+        notice: String,
+    ) -> anyhow::Result<Box<dyn Screen>> {
+        Ok(match self {
+            GameKind::Ataxx => Box::new(GameScreen::<AtaxxView>::resumed(setup, file, notice)?),
+            GameKind::Tablut => Box::new(GameScreen::<TablutView>::resumed(setup, file, notice)?),
+            GameKind::Gonnect => Box::new(GameScreen::<GonnectView>::resumed(setup, file, notice)?),
+            GameKind::Dama => Box::new(GameScreen::<DamaView>::resumed(setup, file, notice)?),
+        })
+    }
+
+    /// The game a record is of, if the window shows it.
+    ///
+    /// # Errors
+    /// One line: the record names no game, or one the window does not show.
+    pub fn of_record(record: &GameRecord) -> Result<GameKind, String> {
+        let name = record
+            .tag("Game")
+            .ok_or_else(|| "the record names no game (no [Game] tag)".to_owned())?;
+        GameKind::from_name(name).ok_or_else(|| {
+            format!("the record is a game of {name:?}, which the window does not show")
         })
     }
 }

@@ -10,9 +10,11 @@ use tavola_sdk::{Color, Position as _, SearchInfo};
 use super::board::BoardView;
 use super::game::GameScreen;
 use super::layout::{PanelButton, MOVE_ROW};
-use super::session::result_line;
 use super::theme::{self, alpha, rgb, ButtonStyle, Theme, Weight};
 use crate::builtin::Evaluate;
+
+/// How long a notice ("Saved to ...") stays in the status line, in seconds.
+const NOTICE_SECONDS: f64 = 5.0;
 
 /// The Pass button's place in the status area.
 #[must_use]
@@ -115,11 +117,7 @@ where
         theme::TEXT,
         Weight::Bold,
     );
-    let mut kind = format!("{} · {}", color.name(), info.kind);
-    if let Some(count) = V::piece_count(session.position_at(screen.shown_ply()), color) {
-        let noun = if count == 1 { "piece" } else { "pieces" };
-        kind = format!("{kind} · {count} {noun}");
-    }
+    let kind = format!("{} · {}", color.name(), info.kind);
     theme.text_clipped(
         &kind,
         Vec2::new(rect.x + 46.0, rect.y + 37.0),
@@ -128,6 +126,16 @@ where
         theme::MUTED,
         Weight::Regular,
     );
+    if let Some(material) = V::material(session.position_at(screen.shown_ply()), color) {
+        theme.text_clipped(
+            &material,
+            Vec2::new(rect.x + 46.0, rect.y + 56.0),
+            13.0,
+            rect.w - 60.0,
+            theme::TEXT,
+            Weight::Regular,
+        );
+    }
     // The clock: bright while it runs, red under ten seconds.
     let left = session.time_left(color);
     let clock = Rect::new(rect.right() - clock_w - 10.0, rect.y + 10.0, clock_w, 36.0);
@@ -151,7 +159,7 @@ where
     if let Some(line) = line {
         theme.text_clipped(
             &line,
-            Vec2::new(rect.x + 14.0, rect.bottom() - 28.0),
+            Vec2::new(rect.x + 14.0, rect.bottom() - 22.0),
             13.0,
             rect.w - 28.0,
             theme::MUTED,
@@ -168,10 +176,16 @@ where
     let session = &screen.session;
     theme::rounded_rect(rect, 8.0, theme::PANEL);
     let text_rect = Rect::new(rect.x + 14.0, rect.y, rect.w - 28.0, rect.h);
+    let notice = screen
+        .notice
+        .as_ref()
+        .filter(|(_, at)| screen.now - at < NOTICE_SECONDS);
     let (line, color) = if let Some(error) = &screen.error {
         (error.clone(), theme::BAD)
-    } else if let Some(result) = session.result() {
-        (result_line(result), theme::TEXT)
+    } else if let Some((notice, _)) = notice {
+        (notice.clone(), theme::GOOD)
+    } else if let Some(line) = session.result_line() {
+        (line, theme::TEXT)
     } else if let Some(ply) = screen.browsing {
         (
             format!("Viewing move {ply} · the game goes on"),
@@ -190,6 +204,8 @@ where
                 15.0,
             );
             (button.notice.to_owned(), theme::TEXT)
+        } else if let Some(notice) = screen.view.notice() {
+            (notice, theme::TEXT)
         } else {
             let hint = session
                 .hint()
@@ -206,16 +222,24 @@ where
         let me = session.position().side_to_move();
         (format!("{me} to move"), theme::MUTED)
     };
-    let y = rect.y + (rect.h - 16.0) / 2.0;
-    let max = if session.human_to_move().is_some() {
+    let button = session.human_to_move().is_some()
+        && !screen.view.button_moves(session.position()).is_empty();
+    let max = if button {
         text_rect.w - 100.0
     } else {
         text_rect.w
     };
+    // A long line is set smaller before it is cut.
+    let size = if theme.width(&line, 16.0, Weight::Regular) > max {
+        14.0
+    } else {
+        16.0
+    };
+    let y = rect.y + (rect.h - size) / 2.0;
     theme.text_clipped(
         &line,
         Vec2::new(text_rect.x, y),
-        16.0,
+        size,
         max,
         color,
         Weight::Regular,

@@ -6,9 +6,11 @@
 
 use std::time::Duration;
 
-use tavola_sdk::{Color, Game, Position, SearchInfo};
+use anyhow::Context as _;
+use tavola_sdk::{Color, EndReason, Game, Outcome, Position, SearchInfo};
 
 use crate::builtin::{BuiltinBrain, Evaluate};
+use crate::record::GameRecord;
 use crate::referee::{GameResult, Referee, Termination};
 use crate::seat::{ParseSeatSpecError, Request, Seat, SeatKind, Wait};
 use crate::text_ui::{seat_for, GameSetup};
@@ -70,20 +72,34 @@ impl<G: Evaluate> Session<G> {
     /// A bad variant or position, or a player that cannot be seated (a plugin that does not
     /// load: [`crate::seat::plugin::LoadError`]).
     pub fn new(setup: &GameSetup) -> anyhow::Result<Session<G>> {
-        let start = match &setup.position {
-            Some(text) => G::parse_position(text, setup.variant.as_deref())?,
-            None => G::start(setup.variant.as_deref())?,
+        let (start, moves) = match (&setup.resume, &setup.position) {
+            (Some(record), _) => record
+                .replay::<G>()
+                .context("continuing the recorded game")?,
+            (None, Some(text)) => (
+                G::parse_position(text, setup.variant.as_deref())?,
+                Vec::new(),
+            ),
+            (None, None) => (G::start(setup.variant.as_deref())?, Vec::new()),
         };
         let variant = start.variant();
         let white = seat(&setup.players[0], Color::White, variant, setup)?;
         let black = seat(&setup.players[1], Color::Black, variant, setup)?;
         let ([white, black], [white_info, black_info]) = ([white.0, black.0], [white.1, black.1]);
+        let referee = Referee::with_moves(start.clone(), &moves, setup.settings);
+        let mut history = Vec::with_capacity(referee.moves().len() + 1);
+        let mut position = start;
+        history.push(position.clone());
+        for &mv in referee.moves() {
+            position.play_unchecked(mv);
+            history.push(position.clone());
+        }
         Ok(Session {
             setup: setup.clone(),
-            referee: Referee::new(start.clone(), setup.settings),
+            referee,
             players: [white, black],
             infos: [white_info, black_info],
-            history: vec![start],
+            history,
             reports: [None, None],
             last_move_at: f64::NEG_INFINITY,
             next_turn_at: 0.0,
@@ -94,6 +110,12 @@ impl<G: Evaluate> Session<G> {
     /// The setup the game was started from.
     pub fn setup(&self) -> &GameSetup {
         &self.setup
+    }
+
+    /// The game's record so far (the result `*` while it goes on), with the players' names.
+    pub fn record(&self) -> GameRecord {
+        let [white, black] = &self.infos;
+        self.referee.record(&white.name, &black.name)
     }
 
     /// Advances the game at time `now` (seconds, increasing): starts the next turn, collects a
@@ -329,6 +351,24 @@ impl<G: Evaluate> Session<G> {
         self.referee.result()
     }
 
+    /// The result in words, once the game is over: a headline ("White wins") and the reason, in
+    /// this game's own words when the rules ended it (see [`end_reason`]).
+    pub fn result_words(&self) -> Option<(String, String)> {
+        let result = self.referee.result()?;
+        let mut words = result_words(result);
+        let position = self.referee.position();
+        if let (Termination::Normal, Some(outcome)) = (result.termination, position.outcome()) {
+            words.1 = end_reason(G::NAME, outcome, position.side_to_move());
+        }
+        Some(words)
+    }
+
+    /// The result as one line ("White wins: the king escaped"), once the game is over.
+    pub fn result_line(&self) -> Option<String> {
+        let result = self.referee.result()?;
+        Some(join_words(result, self.result_words()?))
+    }
+
     /// The time left on `color`'s clock, if timed.
     pub fn time_left(&self, color: Color) -> Option<Duration> {
         self.referee.time_left(color)
@@ -412,11 +452,39 @@ pub fn result_words(result: &GameResult) -> (String, String) {
 /// without progress".
 #[must_use]
 pub fn result_line(result: &GameResult) -> String {
-    let (headline, reason) = result_words(result);
+    join_words(result, result_words(result))
+}
+
+fn join_words(result: &GameResult, (headline, reason): (String, String)) -> String {
     if result.termination == Termination::TimeForfeit {
         format!("{headline} {reason}")
     } else {
         format!("{headline}: {reason}")
+    }
+}
+
+/// Why a game of `game` ended by its rules, in that game's words: "the king escaped", "Black
+/// cannot move", "80 plies without a capture or a man's move". `to_move` is the side to move in
+/// the final position (the one that cannot move, when that is the reason).
+#[must_use]
+pub fn end_reason(game: &str, outcome: Outcome, to_move: Color) -> String {
+    let counted = |what: &str| match outcome.winner {
+        Some(_) => format!("{what}: more pieces wins"),
+        None => format!("{what}: equal pieces"),
+    };
+    match (outcome.reason, game) {
+        (EndReason::NoPieces, _) => match outcome.winner {
+            Some(winner) => format!("{} has no pieces left", winner.other()),
+            None => "no pieces left".to_owned(),
+        },
+        (EndReason::NoLegalMove, "ataxx") => counted(&format!("{to_move} cannot move")),
+        (EndReason::NoLegalMove, _) => format!("{to_move} cannot move"),
+        (EndReason::BoardBlocked, _) => counted("neither side can move"),
+        (EndReason::MoveLimit, "ataxx") => "100 plies without a clone".to_owned(),
+        (EndReason::MoveLimit, "dama") => "80 plies without a capture or a man's move".to_owned(),
+        (EndReason::Repetition, "dama") => "the same position a third time".to_owned(),
+        (EndReason::InsufficientMaterial, "dama") => "too few kings left to win".to_owned(),
+        (reason, _) => reason.describe().to_owned(),
     }
 }
 
@@ -547,6 +615,122 @@ mod tests {
         assert_eq!(session.hint(), None, "a hint belongs to its position");
         // Two people: undo takes back one ply.
         assert_eq!(session.undo_target(), Some(0));
+    }
+
+    /// A session of two people playing `G` from `position`, after `moves`.
+    fn played<G: Evaluate>(position: &str, moves: &[&str]) -> Session<G> {
+        let mut setup = setup("human", "human", None);
+        setup.position = Some(position.to_owned());
+        let mut session = Session::<G>::new(&setup).unwrap();
+        for text in moves {
+            let mv = session.position().parse_move(text).unwrap();
+            assert!(session.play_human(mv, 0.0), "{text}");
+        }
+        session
+    }
+
+    #[test]
+    fn each_game_ends_in_its_own_words() {
+        use tavola_sdk::games::gonnect::Gonnect;
+        use tavola_sdk::games::tablut::Tablut;
+
+        let escape = "OOOOOOOOO/OKOOOOOOO/OOOOOOOOO/OOOOOOOOO/OOOOTOOOO/OOOOOOOOO/OOOOOOOOO/\
+                      OOOOOOOOO/OOOOOOOOB - W";
+        let session = played::<Tablut>(escape, &["b2-b1"]);
+        assert_eq!(
+            session.result_line().as_deref(),
+            Some("White wins: the king escaped")
+        );
+        let (headline, reason) = session.result_words().unwrap();
+        assert_eq!(
+            (headline.as_str(), reason.as_str()),
+            ("White wins", "the king escaped")
+        );
+
+        let rows: Vec<&str> = (0..13)
+            .map(|r| {
+                if r == 6 {
+                    "............."
+                } else {
+                    "......X......"
+                }
+            })
+            .collect();
+        let session = played::<Gonnect>(&format!("{} X 30", rows.join("/")), &["G7"]);
+        assert_eq!(
+            session.result_line().as_deref(),
+            Some("Black wins: two opposite sides connected")
+        );
+        let going_on = played::<Gonnect>(&format!("{} X 30", rows.join("/")), &[]);
+        assert_eq!(going_on.result_line(), None);
+
+        let session = played::<Ataxx>("xo5/7/7/7/7/7/7 x 0 1", &["b6"]);
+        assert_eq!(
+            session.result_line().as_deref(),
+            Some("White wins: Black has no pieces left")
+        );
+    }
+
+    #[test]
+    fn end_reasons_in_each_game_s_words() {
+        let win = |color, reason| Outcome::win(color, reason);
+        let draw = Outcome::draw;
+        let cases = [
+            (
+                "tablut",
+                win(Color::Black, EndReason::KingCaptured),
+                "the king was captured",
+            ),
+            ("tablut", draw(EndReason::Repetition), "position repeated"),
+            (
+                "tablut",
+                win(Color::White, EndReason::NoLegalMove),
+                "Black cannot move",
+            ),
+            (
+                "dama",
+                draw(EndReason::Repetition),
+                "the same position a third time",
+            ),
+            (
+                "dama",
+                draw(EndReason::MoveLimit),
+                "80 plies without a capture or a man's move",
+            ),
+            (
+                "dama",
+                draw(EndReason::InsufficientMaterial),
+                "too few kings left to win",
+            ),
+            (
+                "dama",
+                win(Color::White, EndReason::NoPieces),
+                "Black has no pieces left",
+            ),
+            (
+                "ataxx",
+                draw(EndReason::MoveLimit),
+                "100 plies without a clone",
+            ),
+            (
+                "ataxx",
+                win(Color::White, EndReason::BoardBlocked),
+                "neither side can move: more pieces wins",
+            ),
+            (
+                "ataxx",
+                win(Color::White, EndReason::NoLegalMove),
+                "Black cannot move: more pieces wins",
+            ),
+            (
+                "gonnect",
+                win(Color::White, EndReason::Connection),
+                "two opposite sides connected",
+            ),
+        ];
+        for (game, outcome, words) in cases {
+            assert_eq!(end_reason(game, outcome, Color::Black), words, "{game}");
+        }
     }
 
     #[test]

@@ -50,6 +50,24 @@ pub const BAD: Color = rgb(0xcc3333);
 pub const BOARD_LIGHT: Color = rgb(0xdee3e6);
 /// The board's dark squares.
 pub const BOARD_DARK: Color = rgb(0x8ca2ad);
+/// Dama's light squares (never played on).
+pub const DAMA_LIGHT: Color = rgb(0xf0d9b5);
+/// Dama's dark squares, where the pieces stand.
+pub const DAMA_DARK: Color = rgb(0xb58863);
+/// Tablut's squares.
+pub const TABLUT_SQUARE: Color = rgb(0xe6d6b3);
+/// The lines between Tablut's squares.
+pub const TABLUT_LINE: Color = rgb(0xa88e68);
+/// Tablut's camp squares.
+pub const TABLUT_CAMP: Color = rgb(0xbc9e72);
+/// Tablut's castle.
+pub const TABLUT_CASTLE: Color = rgb(0x94774f);
+/// Tablut's escape squares (the edge outside the camps).
+pub const TABLUT_ESCAPE: Color = rgb(0xd2dcc0);
+/// The Gonnect (Go) board's wood.
+pub const GONNECT_WOOD: Color = rgb(0xdcb46a);
+/// The Gonnect board's lines and star points.
+pub const GONNECT_LINE: Color = rgb(0x4a3a22);
 /// Blocked squares (Ataxx gaps).
 pub const BLOCKED: Color = rgb(0x3b3f45);
 /// The last move's squares.

@@ -248,8 +248,8 @@ impl BoardView for AtaxxView {
         super::ataxx_draw::draw(self, scene, theme);
     }
 
-    fn piece_count(position: &Position, color: Color) -> Option<u32> {
-        Some(position.count(color))
+    fn material(position: &Position, color: Color) -> Option<String> {
+        Some(super::plural(position.count(color), "piece", "pieces"))
     }
 }
 

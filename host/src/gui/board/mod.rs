@@ -13,6 +13,14 @@ use super::theme::Theme;
 
 pub mod ataxx;
 mod ataxx_draw;
+pub mod dama;
+mod dama_draw;
+pub mod gonnect;
+mod gonnect_draw;
+pub mod grid;
+mod paint;
+pub mod tablut;
+mod tablut_draw;
 
 /// What a board view draws in one frame.
 #[derive(Debug)]
@@ -47,6 +55,10 @@ pub trait BoardView: Default + 'static {
     /// The game.
     type Game: Game;
 
+    /// Whether the board starts turned round when only Black is a person (a Go board is never
+    /// turned: it has no sides).
+    const TURN_FOR_BLACK: bool = true;
+
     /// Lays the board out in `area` (coordinates included), turned round when `flipped`
     /// (the second player at the bottom). Called every frame: the window may have been resized.
     fn layout(&mut self, area: Rect, flipped: bool);
@@ -73,9 +85,22 @@ pub trait BoardView: Default + 'static {
         position: &<Self::Game as Game>::Position,
     ) -> Vec<ButtonMove<<Self::Game as Game>::Move>>;
 
+    /// A line for the status area about the person's selection ("capturing is compulsory"),
+    /// shown in place of "Your move".
+    fn notice(&self) -> Option<String> {
+        None
+    }
+
     /// Draws `scene` (after [`BoardView::layout`] of the same frame).
     fn draw(&self, scene: &Scene<'_, Self::Game>, theme: &Theme);
 
-    /// Counts shown beside each player: Ataxx's pieces, for example. `None`: the game shows none.
-    fn piece_count(position: &<Self::Game as Game>::Position, color: Color) -> Option<u32>;
+    /// What `color` has on the board, in a few words ("12 pieces", "10 men, 1 king"), shown
+    /// beside each player. `None`: the game shows nothing.
+    fn material(position: &<Self::Game as Game>::Position, color: Color) -> Option<String>;
+}
+
+/// `count` and the noun: "1 man", "3 men".
+#[must_use]
+pub fn plural(count: u32, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
 }
