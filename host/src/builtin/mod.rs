@@ -191,7 +191,8 @@ impl<G: Evaluate> Brain<G> for BuiltinBrain {
                     }),
                 )
             } else {
-                (Some(score.saturating_mul(100)), None)
+                // Evaluations are already in hundredths of a piece.
+                (Some(score), None)
             };
             control.report(SearchInfo {
                 depth,
