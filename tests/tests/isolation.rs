@@ -8,6 +8,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use tavola_sdk::Position as _;
 use tavola_tests::{artifacts, tavola, Output, TempDir};
 
 /// A private copy of the faulty bot library inside `dir`.
@@ -156,20 +157,76 @@ fn a_slow_start_within_the_startup_timeout_plays() {
 
 #[test]
 fn in_process_the_catchable_faults_end_the_same_way() {
-    let output = tavola([
-        "play",
-        "--headless",
-        "--quiet",
-        "--in-process",
-        "--white",
-        &format!("{}:mode=panic", artifacts().faulty_bot.display()),
-        "--black",
-        "random",
-    ]);
-    output
-        .assert_code(0)
-        .assert_stdout_contains("Termination: panic\n");
-    assert!(output.stdout.contains("in-process"), "{output}");
+    for (mode, termination) in [
+        ("panic", "panic"),
+        ("garbage", "unparsable move"),
+        ("illegal", "illegal move"),
+        ("error", "bot error"),
+    ] {
+        let white = format!("{}:mode={mode}", artifacts().faulty_bot.display());
+        let output = tavola([
+            "play",
+            "--headless",
+            "--quiet",
+            "--in-process",
+            "--white",
+            &white,
+            "--black",
+            "random",
+        ]);
+        output
+            .assert_code(0)
+            .assert_stdout_contains(&format!("Termination: {termination}\n"));
+        assert!(output.stdout.contains("in-process"), "{output}");
+    }
+}
+
+#[test]
+fn after_a_crash_the_next_worker_plays_normally() {
+    use tavola::seat::worker::{WorkerBrain, WorkerOptions};
+    use tavola::seat::{clocks, Brain, Control, Request, SeatFailure};
+    use tavola_sdk::games::ataxx::Ataxx;
+    use tavola_sdk::{Color, Game};
+
+    let options = WorkerOptions {
+        program: artifacts().tavola.clone(),
+        ..WorkerOptions::new().expect("the test knows its own path")
+    };
+    let start = Ataxx::start(None).expect("the default variant exists");
+    let request = || Request::<Ataxx> {
+        start_text: start.to_string(),
+        moves_text: String::new(),
+        position: start.clone(),
+        clocks: clocks(Some(10_000), Some(10_000), 0),
+    };
+    let spawn = |library: &Path, mode: &[(String, String)]| {
+        WorkerBrain::spawn(
+            library,
+            &options,
+            "ataxx",
+            "standard",
+            Color::White,
+            1,
+            mode,
+        )
+        .expect("the worker starts")
+        .0
+    };
+    let segfault = [("mode".to_owned(), "segfault".to_owned())];
+    let mut crashing = spawn(&artifacts().faulty_bot, &segfault);
+    let answer = Brain::<Ataxx>::choose(&mut crashing, &request(), &Control::default());
+    assert!(
+        matches!(&answer, Err(SeatFailure::Crash(why)) if why.contains("SIGSEGV")),
+        "{answer:?}"
+    );
+    // The crashed worker stays crashed, and says so.
+    let again = Brain::<Ataxx>::choose(&mut crashing, &request(), &Control::default());
+    assert!(matches!(again, Err(SeatFailure::Crash(_))), "{again:?}");
+    drop(crashing);
+    let mut healthy = spawn(&artifacts().greedy_bot, &[]);
+    let answer = Brain::<Ataxx>::choose(&mut healthy, &request(), &Control::default());
+    let text = answer.expect("the healthy bot answers");
+    assert!(start.parse_move(&text).is_ok(), "{text}");
 }
 
 #[test]
