@@ -103,7 +103,7 @@ impl Harness for Dama {
 
 #[test]
 fn the_generic_harness_holds() {
-    check_random_playouts::<Dama>(400, 11, 40);
+    check_random_playouts::<Dama>(2000, 11, 40);
 }
 
 /// Checks Dama's own invariants in one position.

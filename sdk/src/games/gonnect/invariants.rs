@@ -205,7 +205,7 @@ impl crate::invariants::Harness for Gonnect {
 
 #[test]
 fn the_generic_harness_holds() {
-    crate::invariants::check_random_playouts::<Gonnect>(100, 7, 3);
+    crate::invariants::check_random_playouts::<Gonnect>(2000, 7, 3);
 }
 
 proptest! {

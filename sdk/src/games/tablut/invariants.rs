@@ -438,7 +438,7 @@ impl crate::invariants::Harness for Tablut {
 
 #[test]
 fn the_generic_harness_holds() {
-    crate::invariants::check_random_playouts::<Tablut>(200, 7, 3);
+    crate::invariants::check_random_playouts::<Tablut>(2000, 7, 3);
 }
 
 proptest! {
