@@ -319,13 +319,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Parses a number of seconds for clap (so a bad value is a usage error, exit code 2).
+/// Parses a number of seconds for clap (so a bad value is a usage error, exit code 2): from 0 to
+/// a year.
 fn seconds(text: &str) -> Result<Duration, String> {
+    const YEAR: f64 = 365.0 * 24.0 * 3600.0;
     text.trim()
         .parse::<f64>()
         .ok()
+        .filter(|value| *value <= YEAR)
         .and_then(|value| Duration::try_from_secs_f64(value).ok())
-        .ok_or_else(|| format!("expected a number of seconds, 0 or more (got {text:?})"))
+        .ok_or_else(|| format!("expected a number of seconds from 0 to {YEAR} (got {text:?})"))
 }
 
 /// The setup of one game from the command line's values.

@@ -110,6 +110,7 @@ impl GameRecord {
         let mut records = Vec::new();
         let mut current: Option<GameRecord> = None;
         let mut in_moves = false;
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         for (index, line) in text.lines().enumerate() {
             let number = index + 1;
             let line = line.trim();
@@ -302,7 +303,12 @@ fn write_clock(out: &mut String, clock: Duration) {
 impl fmt::Display for GameRecord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (name, value) in &self.tags {
-            let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+            // One line per tag: a bot's multi-line panic message must not break the record.
+            let one_line: String = value
+                .chars()
+                .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
+                .collect();
+            let escaped = one_line.replace('\\', "\\\\").replace('"', "\\\"");
             writeln!(f, "[{name} \"{escaped}\"]")?;
         }
         writeln!(f)?;
@@ -379,6 +385,22 @@ mod tests {
         );
         assert!(text.trim_end().ends_with("0-1"), "{text}");
         assert_eq!(GameRecord::parse_all(&text), Ok(vec![record]));
+    }
+
+    #[test]
+    fn a_multi_line_tag_is_written_on_one_line_and_a_bom_is_skipped() {
+        let mut record = sample();
+        record.set_tag(
+            "Reason",
+            "White panicked: assertion failed\n  left: 1\n right: 2",
+        );
+        let text = format!("\u{feff}{record}");
+        let parsed = GameRecord::parse_all(&text).unwrap();
+        assert_eq!(parsed.len(), 1);
+        assert_eq!(
+            parsed[0].tag("Reason"),
+            Some("White panicked: assertion failed   left: 1  right: 2")
+        );
     }
 
     #[test]

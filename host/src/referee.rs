@@ -369,7 +369,8 @@ impl<G: Game> Referee<G> {
             if elapsed > left {
                 return self.forfeit(me, Termination::TimeForfeit, "ran out of time");
             }
-            self.clocks[me.index()] = Some(left - elapsed + self.settings.increment);
+            self.clocks[me.index()] =
+                Some((left - elapsed).saturating_add(self.settings.increment));
         }
         let mv = match self.position.parse_move(text.trim()) {
             Ok(mv) => mv,

@@ -89,12 +89,15 @@ impl Setup<'_> {
 }
 
 /// Everything about one move request besides the position: clocks, the stop signal, reporting.
+///
+/// It is `Sync`: a bot searching on several threads can share `&Context` with them (scoped
+/// threads), so that each watches [`Context::should_stop`] and may [`Context::report`].
 pub struct Context<'a> {
     pub(crate) color: Color,
     pub(crate) clocks: Clocks,
     pub(crate) received: Instant,
     pub(crate) stop: &'a AtomicBool,
-    pub(crate) reporter: &'a dyn Fn(&SearchInfoWire),
+    pub(crate) reporter: &'a (dyn Fn(&SearchInfoWire) + Sync),
 }
 
 impl fmt::Debug for Context<'_> {
@@ -293,4 +296,28 @@ macro_rules! export_bot {
     };
     (@description $description:expr) => { $description };
     (@description) => { "" };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_context_can_be_shared_with_search_threads() {
+        fn shareable<T: Sync>() {}
+        shareable::<Context<'static>>();
+    }
+
+    #[test]
+    fn options_are_found_by_key() {
+        let options = [("depth".to_owned(), "3".to_owned())];
+        let setup = Setup {
+            variant: "standard",
+            color: Color::White,
+            seed: 0,
+            options: &options,
+        };
+        assert_eq!(setup.option("depth"), Some("3"));
+        assert_eq!(setup.option("width"), None);
+    }
 }

@@ -211,7 +211,8 @@ impl<G: Game> Seat<G> {
         let control = Arc::new(Control::default());
         let thread_control = Arc::clone(&control);
         let spawned = thread::Builder::new()
-            .name(format!("seat {name}"))
+            // A thread name may not hold NUL, and a plugin chooses its own name.
+            .name(format!("seat {}", name.replace('\0', "")))
             .spawn(move || {
                 while let Ok(request) = job_rx.recv() {
                     let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

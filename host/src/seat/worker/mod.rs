@@ -300,24 +300,36 @@ impl WorkerBrain {
         self.status = self.child.wait().ok();
     }
 
-    /// The worker's exit status, once it has exited (waiting briefly for it).
+    /// The worker's exit status, once it has exited (waiting briefly for it). Its process group
+    /// (children it may have forked) is killed with it, before the worker is reaped, so that the
+    /// group's id cannot have been reused by then.
     fn exit_status(&mut self) -> Option<ExitStatus> {
         if self.status.is_none() {
             let until = Instant::now() + Duration::from_millis(500);
             while Instant::now() < until {
-                if let Ok(Some(status)) = self.child.try_wait() {
-                    self.status = Some(status);
-                    // Children the bot may have forked die with it.
-                    if let Ok(pid) = i32::try_from(self.child.id()) {
-                        // SAFETY: as in `kill`.
-                        unsafe { libc::kill(-pid, libc::SIGKILL) };
-                    }
+                if self.has_exited() {
+                    self.kill();
                     break;
                 }
                 thread::sleep(Duration::from_millis(5));
             }
         }
         self.status
+    }
+
+    /// Whether the worker has exited, without reaping it (it stays a zombie until `kill`).
+    fn has_exited(&self) -> bool {
+        // SAFETY: a zeroed siginfo_t is a valid out-parameter; WNOWAIT leaves the child unreaped.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let found = libc::waitid(
+                libc::P_PID,
+                self.child.id() as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            );
+            found == 0 && info.si_pid() != 0
+        }
     }
 
     fn crashed(&mut self) -> SeatFailure {
@@ -409,15 +421,19 @@ impl WorkerBrain {
 struct Scratch(PathBuf);
 
 impl Scratch {
+    /// A new folder only this user can enter, under an unpredictable name (never one that
+    /// already exists, which another user could have planted).
     fn create() -> std::io::Result<Scratch> {
-        use std::sync::atomic::AtomicU32;
-        static NEXT: AtomicU32 = AtomicU32::new(0);
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        if n == 0 {
-            Scratch::remove_stale();
-        }
-        let path = std::env::temp_dir().join(format!("tavola-bot-{}-{n}", std::process::id()));
-        std::fs::create_dir_all(&path)?;
+        use std::os::unix::fs::DirBuilderExt;
+        static CLEANED: std::sync::Once = std::sync::Once::new();
+        CLEANED.call_once(Scratch::remove_stale);
+        let name = format!(
+            "tavola-bot-{}-{:016x}",
+            std::process::id(),
+            rand::random::<u64>()
+        );
+        let path = std::env::temp_dir().join(name);
+        std::fs::DirBuilder::new().mode(0o700).create(&path)?;
         Ok(Scratch(path))
     }
 }

@@ -78,6 +78,14 @@ pub fn serve(library: &Path, scratch: Option<&Path>) -> i32 {
             let Ok(line) = line else { break };
             match serde_json::from_str::<ToWorker>(&line) {
                 Ok(ToWorker::Stop) => reader_stop.store(true, Ordering::Relaxed),
+                // A new search starts unstopped; cleared here, in order with the messages, so
+                // that a `stop` right behind this `go` is never lost.
+                Ok(message @ ToWorker::Go { .. }) => {
+                    reader_stop.store(false, Ordering::Relaxed);
+                    if requests.send(message).is_err() {
+                        break;
+                    }
+                }
                 Ok(ToWorker::Quit) => break,
                 Ok(message) => {
                     if requests.send(message).is_err() {
@@ -128,7 +136,6 @@ pub fn serve(library: &Path, scratch: Option<&Path>) -> i32 {
                     });
                     continue;
                 };
-                stop.store(false, Ordering::Relaxed);
                 let info_channel = channel.clone();
                 let report = move |info: tavola_sdk::SearchInfo| {
                     info_channel.send(&FromWorker::Info { info: info.into() });
