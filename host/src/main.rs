@@ -139,6 +139,9 @@ enum Command {
         /// The folder the bot works in, and the only one it may write to.
         #[arg(long)]
         scratch: Option<PathBuf>,
+        /// The most verbose log level the host wants: 0 off, 1 error .. 5 trace.
+        #[arg(long, default_value_t = 2)]
+        log_level: u8,
     },
 }
 
@@ -244,9 +247,6 @@ struct PerftArgs {
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .format_timestamp(None)
-        .init();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -254,6 +254,12 @@ fn main() -> ExitCode {
             return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
         }
     };
+    // A worker sends its log records to the host over the protocol instead.
+    if !matches!(cli.command, Some(Command::Worker { .. })) {
+        env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+            .format_timestamp(None)
+            .init();
+    }
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
@@ -313,9 +319,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             with_game!(args.game, G => perft_command::<G>(&args))
         }
         Some(Command::Info { library }) => info(&library),
-        Some(Command::Worker { library, scratch }) => {
-            std::process::exit(worker::serve::serve(&library, scratch.as_deref()))
-        }
+        Some(Command::Worker {
+            library,
+            scratch,
+            log_level,
+        }) => std::process::exit(worker::serve::serve(
+            &library,
+            scratch.as_deref(),
+            log_level,
+        )),
     }
 }
 

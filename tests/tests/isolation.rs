@@ -109,6 +109,13 @@ fn printing_never_reaches_the_protocol_or_our_stdout() {
         .assert_code(0)
         .assert_stdout_contains("Termination: normal\n");
     assert!(!output.stdout.contains("chatters"), "{output}");
+    // Its log records reach the host's log at their own level (warn shows by default).
+    assert!(
+        output
+            .stderr
+            .contains("WARN  bot::faulty_bot] faulty-bot warns through the log"),
+        "{output}"
+    );
     assert!(leftovers.is_empty(), "processes left behind: {leftovers:?}");
 }
 

@@ -248,21 +248,27 @@ fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Receives the log records of every loaded bot.
+/// Receives the log records of every bot loaded in this process.
 extern "C" fn host_log(level: u8, target: RStr<'_>, message: RStr<'_>) {
-    let level = match level {
-        1 => log::Level::Error,
-        2 => log::Level::Warn,
-        3 => log::Level::Info,
-        4 => log::Level::Debug,
-        _ => log::Level::Trace,
+    log_bot_record(level, target.as_str(), message.as_str());
+}
+
+/// Logs one of a bot's records under the target `bot::TARGET`, at its own level (1 error .. 5 trace).
+pub fn log_bot_record(level: u8, target: &str, message: &str) {
+    let Some(level) = tavola_sdk::abi::level_filter(level).to_level() else {
+        return;
     };
-    let target = format!("bot::{}", target.as_str());
+    // Records from a worker come already tagged by the worker's own copy of this function.
+    let target = if target.starts_with("bot::") {
+        target.to_owned()
+    } else {
+        format!("bot::{target}")
+    };
     log::logger().log(
         &log::Record::builder()
             .level(level)
             .target(&target)
-            .args(format_args!("{}", message.as_str()))
+            .args(format_args!("{message}"))
             .build(),
     );
 }

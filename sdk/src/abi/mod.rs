@@ -194,6 +194,12 @@ pub struct LogSink {
     pub log: extern "C" fn(level: u8, target: RStr<'_>, message: RStr<'_>),
 }
 
+/// Decodes a [`LogSink::max_level`]-style level: 0 off, 1 error .. 5 trace (anything above is trace).
+#[must_use]
+pub fn level_filter(level: u8) -> log::LevelFilter {
+    logging::level_from_u8(level)
+}
+
 /// Glue used by [`crate::export_bot!`]; not part of the public API.
 #[doc(hidden)]
 pub mod __private {

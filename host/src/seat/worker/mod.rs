@@ -174,6 +174,8 @@ impl WorkerBrain {
             .arg(&path)
             .arg("--scratch")
             .arg(&scratch.0)
+            .arg("--log-level")
+            .arg((log::max_level() as u8).to_string())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
@@ -205,6 +207,11 @@ impl WorkerBrain {
                     Ok(FromWorker::Output { stream, line }) => {
                         log::info!(target: "bot", "[{label} {stream}] {line}");
                     }
+                    Ok(FromWorker::Log {
+                        level,
+                        target,
+                        message,
+                    }) => super::plugin::log_bot_record(level, &target, &message),
                     Ok(message) => {
                         if sender.send(message).is_err() {
                             break;

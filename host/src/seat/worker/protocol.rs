@@ -135,6 +135,15 @@ pub enum FromWorker {
         /// The message.
         message: String,
     },
+    /// A log record of the bot (or of the worker itself).
+    Log {
+        /// 1 error, 2 warn, 3 info, 4 debug, 5 trace.
+        level: u8,
+        /// The record's target (module path).
+        target: String,
+        /// The message.
+        message: String,
+    },
     /// A line the plugin printed.
     Output {
         /// `stdout` or `stderr`.

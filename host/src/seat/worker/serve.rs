@@ -35,7 +35,7 @@ impl Channel {
 }
 
 /// Runs the worker until the host says `quit` or closes its end. Returns the process exit code.
-pub fn serve(library: &Path, scratch: Option<&Path>) -> i32 {
+pub fn serve(library: &Path, scratch: Option<&Path>, log_level: u8) -> i32 {
     let channel = match redirect_output() {
         Ok(channel) => channel,
         Err(e) => {
@@ -43,6 +43,9 @@ pub fn serve(library: &Path, scratch: Option<&Path>) -> i32 {
             return 1;
         }
     };
+    if log::set_boxed_logger(Box::new(ForwardLog(channel.clone()))).is_ok() {
+        log::set_max_level(tavola_sdk::abi::level_filter(log_level));
+    }
     if let Some(scratch) = scratch {
         if let Err(e) = confine_writes(scratch) {
             channel.send(&FromWorker::LoadError {
@@ -161,6 +164,27 @@ pub fn serve(library: &Path, scratch: Option<&Path>) -> i32 {
         }
     }
     0
+}
+
+/// Sends the worker's log records (the bot's among them) to the host, level and target kept.
+struct ForwardLog(Channel);
+
+impl log::Log for ForwardLog {
+    fn enabled(&self, metadata: &log::Metadata<'_>) -> bool {
+        metadata.level() <= log::max_level()
+    }
+
+    fn log(&self, record: &log::Record<'_>) {
+        if self.enabled(record.metadata()) {
+            self.0.send(&FromWorker::Log {
+                level: record.level() as u8,
+                target: record.target().to_owned(),
+                message: record.args().to_string(),
+            });
+        }
+    }
+
+    fn flush(&self) {}
 }
 
 /// Makes `scratch` the working folder and, where the kernel can, the only place the bot may write.
