@@ -177,8 +177,11 @@ impl Control {
 /// A player seated at the table: a brain on its own thread, asked for moves without blocking.
 pub struct Seat<G: Game> {
     name: String,
-    jobs: Option<Sender<Box<Request<G>>>>,
-    answers: Receiver<Answer>,
+    jobs: Option<Sender<(u64, Box<Request<G>>)>>,
+    /// Answers tagged with their request's number: one to an earlier request (abandoned, or
+    /// overtaken) is never taken for the current one.
+    answers: Receiver<(u64, Answer)>,
+    current: u64,
     thread: Option<thread::JoinHandle<()>>,
     control: Arc<Control>,
     thinking: bool,
@@ -206,7 +209,7 @@ impl<G: Game> Seat<G> {
     /// Seats `brain` under `name`, on a thread of its own.
     pub fn new(name: impl Into<String>, mut brain: Box<dyn Brain<G>>) -> Seat<G> {
         let name = name.into();
-        let (job_tx, job_rx) = mpsc::channel::<Box<Request<G>>>();
+        let (job_tx, job_rx) = mpsc::channel::<(u64, Box<Request<G>>)>();
         let (answer_tx, answer_rx) = mpsc::channel();
         let control = Arc::new(Control::default());
         let thread_control = Arc::clone(&control);
@@ -214,7 +217,7 @@ impl<G: Game> Seat<G> {
             // A thread name may not hold NUL, and a plugin chooses its own name.
             .name(format!("seat {}", name.replace('\0', "")))
             .spawn(move || {
-                while let Ok(request) = job_rx.recv() {
+                while let Ok((number, request)) = job_rx.recv() {
                     let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         brain.choose(&request, &thread_control)
                     }))
@@ -226,7 +229,7 @@ impl<G: Game> Seat<G> {
                             .unwrap_or_else(|| "unknown panic".to_owned());
                         Err(SeatFailure::Panic(message))
                     });
-                    if answer_tx.send(answer).is_err() {
+                    if answer_tx.send((number, answer)).is_err() {
                         break;
                     }
                 }
@@ -242,6 +245,7 @@ impl<G: Game> Seat<G> {
             name,
             jobs,
             answers: answer_rx,
+            current: 0,
             thread,
             control,
             thinking: false,
@@ -269,10 +273,12 @@ impl<G: Game> Seat<G> {
         if let Ok(mut info) = self.control.info.lock() {
             *info = None;
         }
+        self.current += 1;
+        let number = self.current;
         let sent = self
             .jobs
             .as_ref()
-            .is_some_and(|jobs| jobs.send(Box::new(request)).is_ok());
+            .is_some_and(|jobs| jobs.send((number, Box::new(request))).is_ok());
         self.thinking = sent;
         if !sent {
             // The thread is gone: the answer is a crash, delivered by the next poll or wait.
@@ -290,16 +296,37 @@ impl<G: Game> Seat<G> {
         if !self.thinking {
             return self.jobs.is_none().then(|| self.dead());
         }
-        match self.answers.try_recv() {
-            Ok(answer) => {
-                self.thinking = false;
-                Some(answer)
+        loop {
+            match self.answers.try_recv() {
+                Ok((number, _)) if number != self.current => {}
+                Ok((_, answer)) => {
+                    self.thinking = false;
+                    return Some(answer);
+                }
+                Err(mpsc::TryRecvError::Empty) => return None,
+                Err(mpsc::TryRecvError::Disconnected) => {
+                    self.thinking = false;
+                    self.jobs = None;
+                    return Some(self.dead());
+                }
             }
-            Err(mpsc::TryRecvError::Empty) => None,
-            Err(mpsc::TryRecvError::Disconnected) => {
-                self.thinking = false;
-                self.jobs = None;
-                Some(self.dead())
+        }
+    }
+
+    /// The current request's answer, skipping stale ones, until `deadline` (`None`: no limit).
+    fn receive(&self, deadline: Option<Instant>) -> Result<Answer, RecvTimeoutError> {
+        loop {
+            let (number, answer) = match deadline {
+                Some(deadline) => self
+                    .answers
+                    .recv_timeout(deadline.saturating_duration_since(Instant::now()))?,
+                None => self
+                    .answers
+                    .recv()
+                    .map_err(|_| RecvTimeoutError::Disconnected)?,
+            };
+            if number == self.current {
+                return Ok(answer);
             }
         }
     }
@@ -315,19 +342,17 @@ impl<G: Game> Seat<G> {
             Some(timeout) => {
                 // Ask the brain to stop a little before the time is up, so that one that honours
                 // the stop signal still answers in time.
+                let start = Instant::now();
                 let grace = (timeout / 20).min(Duration::from_millis(50));
-                match self.answers.recv_timeout(timeout - grace) {
+                match self.receive(Some(start + (timeout - grace))) {
                     Err(RecvTimeoutError::Timeout) => {
                         self.stop();
-                        self.answers.recv_timeout(grace)
+                        self.receive(Some(start + timeout))
                     }
                     received => received,
                 }
             }
-            None => self
-                .answers
-                .recv()
-                .map_err(|_| RecvTimeoutError::Disconnected),
+            None => self.receive(None),
         };
         self.thinking = false;
         match received {
@@ -444,6 +469,50 @@ mod tests {
             seat.wait(Some(Duration::from_millis(400))),
             Wait::Answered(Ok("b6".to_owned()))
         );
+    }
+
+    /// Answers each request after the delay its clock's `own_ms` names, with the moves it saw.
+    struct Echo;
+
+    impl Brain<tavola_sdk::games::ataxx::Ataxx> for Echo {
+        fn choose(
+            &mut self,
+            request: &Request<tavola_sdk::games::ataxx::Ataxx>,
+            _control: &Control,
+        ) -> Answer {
+            let delay = request.clocks.own_ms.into_option().unwrap_or(0);
+            thread::sleep(Duration::from_millis(delay));
+            Ok(request.moves_text.clone())
+        }
+    }
+
+    #[test]
+    fn an_overtaken_request_never_answers_the_next_one() {
+        use tavola_sdk::games::ataxx::Ataxx;
+        let mut seat = Seat::<Ataxx>::new("echo", Box::new(Echo));
+        let position = Ataxx::start(None).unwrap();
+        let ask = |seat: &mut Seat<Ataxx>, moves: &str, delay: u64| {
+            seat.request(Request {
+                start_text: position.to_string(),
+                moves_text: moves.to_owned(),
+                position: position.clone(),
+                clocks: clocks(Some(delay), None, 0),
+            });
+        };
+        // The first request is overtaken (an undo, say) before it answers.
+        ask(&mut seat, "first", 100);
+        ask(&mut seat, "second", 0);
+        assert_eq!(seat.wait(None), Wait::Answered(Ok("second".to_owned())));
+        ask(&mut seat, "third", 0);
+        let until = Instant::now() + Duration::from_secs(5);
+        let answer = loop {
+            if let Some(answer) = seat.poll() {
+                break answer;
+            }
+            assert!(Instant::now() < until, "no answer");
+            thread::sleep(Duration::from_millis(1));
+        };
+        assert_eq!(answer, Ok("third".to_owned()));
     }
 
     #[test]
