@@ -1,0 +1,1 @@
+//! Bradley-Terry ratings over all the games of a tournament.

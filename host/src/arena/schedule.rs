@@ -1,0 +1,1 @@
+//! Pure scheduling of the games of a match or a tournament.
