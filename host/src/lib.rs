@@ -3,6 +3,7 @@
 //! The binary `tavola` is a thin command line over this library; the end-to-end tests and the
 //! benchmarks use the library directly. Layering: `gui, text_ui → referee → seat → tavola_sdk`.
 
+pub mod arena;
 pub mod builtin;
 pub mod gui;
 pub mod record;
