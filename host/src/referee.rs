@@ -567,6 +567,21 @@ mod tests {
     }
 
     #[test]
+    fn a_game_past_the_maximum_plies_is_adjudicated_a_draw() {
+        let start = Ataxx::start(None).unwrap();
+        let mut referee = Referee::<Ataxx>::new(start, Settings::default()).with_max_plies(Some(6));
+        let mut seats = [random(1), random(2)];
+        let result = referee.play(&mut seats, |_| {});
+        assert_eq!(result.termination, Termination::Adjudication, "{result}");
+        assert_eq!(result.winner, None);
+        assert_eq!(referee.moves().len(), 6);
+        assert_eq!(
+            referee.record("a", "b").tag("Termination"),
+            Some("adjudication")
+        );
+    }
+
+    #[test]
     fn an_illegal_move_loses() {
         let white = seat("w", Scripted(vec![Ok("a7a7".into())], RandomBrain::new(1)));
         let (result, moves) = play(white, random(2), Settings::default());

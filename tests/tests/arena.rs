@@ -1,0 +1,165 @@
+//! The arena through the real binary: a match between two plugins, its files, and resuming it.
+
+use std::ffi::OsString;
+use std::path::Path;
+
+use tavola_tests::{artifacts, tavola, Output, TempDir};
+
+/// Runs `tavola match` random (A) against greedy (B) with `extra` flags.
+fn run_match(extra: &[&OsString]) -> Output {
+    let artifacts = artifacts();
+    let mut args: Vec<OsString> = [
+        "match",
+        "--game",
+        "ataxx",
+        "--tc",
+        "5+0.05",
+        "--concurrency",
+        "1",
+        "--seed",
+        "11",
+    ]
+    .iter()
+    .map(OsString::from)
+    .collect();
+    args.push(artifacts.random_bot.clone().into());
+    args.push(artifacts.greedy_bot.clone().into());
+    args.extend(extra.iter().map(|&a| a.clone()));
+    tavola(args)
+}
+
+fn os(text: &str) -> OsString {
+    text.into()
+}
+
+fn json_lines(path: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{line:?}: {e}")))
+        .collect()
+}
+
+#[test]
+fn greedy_beats_random_and_every_game_is_written() {
+    let dir = TempDir::new("arena-match");
+    let results = dir.path().join("results.jsonl");
+    let pgn = dir.path().join("games.pgn");
+    let summary = dir.path().join("summary.json");
+    let output = run_match(&[
+        &os("--games"),
+        &os("20"),
+        &os("--results"),
+        &results.clone().into(),
+        &os("--pgn"),
+        &pgn.clone().into(),
+        &os("--summary"),
+        &summary.clone().into(),
+    ]);
+    output.assert_code(0).assert_no_panic_on_stdout();
+
+    let lines = json_lines(&results);
+    assert_eq!(lines.len(), 20, "{output}");
+    let mut indices: Vec<u64> = lines.iter().map(|l| l["index"].as_u64().unwrap()).collect();
+    indices.sort_unstable();
+    assert_eq!(indices, (0..20).collect::<Vec<_>>());
+    for line in &lines {
+        for key in [
+            "pair",
+            "white",
+            "black",
+            "opening",
+            "moves",
+            "result",
+            "termination",
+            "reason",
+            "plies",
+            "duration",
+        ] {
+            assert!(line.get(key).is_some(), "{key} missing in {line}");
+        }
+    }
+
+    let records = std::fs::read_to_string(&pgn).unwrap();
+    let games = tavola::record::GameRecord::parse_all(&records).unwrap();
+    assert_eq!(games.len(), 20);
+    assert!(games.iter().all(|g| g.tag("Game") == Some("ataxx")));
+
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    assert_eq!(summary["games"], 20);
+    let greedy = &summary["players"][1];
+    assert_eq!(greedy["name"], "greedy", "{summary}");
+    let score = greedy["score_percent"].as_f64().unwrap();
+    assert!(score > 75.0, "greedy scored only {score} %\n{output}");
+    let pentanomial: u64 = greedy["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .sum();
+    assert_eq!(pentanomial, 10);
+    assert!(output.stdout.contains("W/D/L"), "{output}");
+    assert!(output.stderr.contains("Game 20/20"), "{output}");
+}
+
+#[test]
+fn a_resumed_match_ends_with_exactly_the_games_asked_for() {
+    let dir = TempDir::new("arena-resume");
+    let results = dir.path().join("results.jsonl");
+    run_match(&[
+        &os("--games"),
+        &os("6"),
+        &os("--results"),
+        &results.clone().into(),
+    ])
+    .assert_code(0);
+    assert_eq!(json_lines(&results).len(), 6);
+    // A line cut short, as by a power loss, is skipped and its game played again.
+    let mut text = std::fs::read_to_string(&results).unwrap();
+    text.push_str("{\"index\":6,\"pa");
+    std::fs::write(&results, text).unwrap();
+
+    let summary = dir.path().join("summary.json");
+    let output = run_match(&[
+        &os("--games"),
+        &os("10"),
+        &os("--resume"),
+        &results.clone().into(),
+        &os("--summary"),
+        &summary.clone().into(),
+    ]);
+    output.assert_code(0);
+    assert!(output.stderr.contains("(4 to play)"), "{output}");
+    let text = std::fs::read_to_string(&results).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| l.ends_with('}')).collect();
+    assert_eq!(lines.len(), 10, "{text}");
+    let mut indices: Vec<u64> = lines
+        .iter()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["index"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    indices.sort_unstable();
+    assert_eq!(indices, (0..10).collect::<Vec<_>>());
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    assert_eq!(summary["games"], 10, "{summary}");
+}
+
+#[test]
+fn more_games_at_once_than_cores_is_refused_unless_forced() {
+    let artifacts = artifacts();
+    let output = tavola([
+        os("match"),
+        os("--game"),
+        os("ataxx"),
+        os("--concurrency"),
+        os("100000"),
+        artifacts.random_bot.clone().into(),
+        artifacts.random_bot.clone().into(),
+    ]);
+    output.assert_one_line_error(1, &["--concurrency 100000", "--force-concurrency"]);
+}
