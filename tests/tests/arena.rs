@@ -147,6 +147,45 @@ fn a_resumed_match_ends_with_exactly_the_games_asked_for() {
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
     assert_eq!(summary["games"], 10, "{summary}");
+
+    // Without --resume, the file is not appended to: its games would be counted twice.
+    run_match(&[
+        &os("--games"),
+        &os("10"),
+        &os("--results"),
+        &results.clone().into(),
+    ])
+    .assert_one_line_error(1, &["already holds results", "--resume"]);
+}
+
+#[test]
+fn a_crashing_bot_loses_each_game_and_the_match_goes_on() {
+    let artifacts = artifacts();
+    let dir = TempDir::new("arena-crash");
+    let results = dir.path().join("results.jsonl");
+    let mut faulty = artifacts.faulty_bot.clone().into_os_string();
+    faulty.push(":mode=abort");
+    let output = tavola([
+        os("match"),
+        os("--game"),
+        os("ataxx"),
+        os("--games"),
+        os("4"),
+        os("--concurrency"),
+        os("1"),
+        faulty,
+        artifacts.random_bot.clone().into(),
+        os("--results"),
+        results.clone().into(),
+    ]);
+    output.assert_code(0);
+    let lines = json_lines(&results);
+    assert_eq!(lines.len(), 4, "{output}");
+    assert!(
+        lines.iter().all(|l| l["termination"] == "crash"),
+        "{output}"
+    );
+    assert!(output.stdout.contains("W/D/L 0/0/4"), "{output}");
 }
 
 #[test]

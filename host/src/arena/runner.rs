@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::sync::Mutex;
@@ -280,7 +280,8 @@ pub fn read_results(path: &Path) -> anyhow::Result<Vec<GameLine>> {
     Ok(lines)
 }
 
-/// Opens `path` for appending, starting a new line if the last one was cut short.
+/// Opens `path` for appending; a last line cut short (by a kill or a power loss) is removed first,
+/// so its game is played again and the file stays one JSON object a line.
 fn open_append(path: &Path) -> anyhow::Result<File> {
     let mut file = OpenOptions::new()
         .create(true)
@@ -288,14 +289,13 @@ fn open_append(path: &Path) -> anyhow::Result<File> {
         .read(true)
         .open(path)
         .with_context(|| format!("opening {}", path.display()))?;
-    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    if len > 0 {
-        let mut last = [0u8];
-        file.seek(SeekFrom::Start(len - 1))?;
-        file.read_exact(&mut last)?;
-        if last[0] != b'\n' {
-            file.write_all(b"\n")?;
-        }
+    let mut text = Vec::new();
+    file.read_to_end(&mut text)
+        .with_context(|| format!("reading {}", path.display()))?;
+    if text.last().is_some_and(|&last| last != b'\n') {
+        let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        file.set_len(keep as u64)
+            .with_context(|| format!("cutting the unfinished last line of {}", path.display()))?;
     }
     Ok(file)
 }
@@ -426,6 +426,26 @@ pub fn run_match<G: Evaluate>(config: &MatchConfig) -> anyhow::Result<Summary> {
     let start = G::start(config.variant.as_deref())?;
     let variant = start.variant().to_owned();
     let names = player_names::<G>(config, &variant)?;
+    if let Some(other) = previous.iter().find(|line| {
+        let white = usize::from(line.white_player == 1);
+        line.white != names[white] || line.black != names[1 - white]
+    }) {
+        bail!(
+            "the results to resume are of another match ({} vs {}, not {} vs {})",
+            other.white,
+            other.black,
+            names[0],
+            names[1]
+        );
+    }
+    if let (Some(path), None) = (&config.results, &config.resume) {
+        if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
+            bail!(
+                "{} already holds results: --resume {0} to continue that match, or another file",
+                path.display()
+            );
+        }
+    }
 
     let spec = ScheduleSpec {
         players: 2,
@@ -612,6 +632,13 @@ impl std::fmt::Display for Summary {
             Some(x) => format!("{x:.digits$}"),
             None => "-".to_owned(),
         };
+        // An Elo left out of the JSON for being infinite (one side won everything).
+        let elo = |p: &PlayerSummary| match (p.elo, p.score_percent) {
+            (Some(elo), _) => format!("{elo:.2} ± {}", num(p.elo_error95, 2)),
+            (None, Some(score)) if score >= 100.0 => "+inf".to_owned(),
+            (None, Some(score)) if score <= 0.0 => "-inf".to_owned(),
+            _ => "-".to_owned(),
+        };
         writeln!(
             f,
             "{} games of {} ({} scheduled), tc {}, seed {}, concurrency {}",
@@ -631,9 +658,8 @@ impl std::fmt::Display for Summary {
             )?;
             writeln!(
                 f,
-                "  Elo {} ± {}, nElo {} ± {}, LOS {} %",
-                num(p.elo, 2),
-                num(p.elo_error95, 2),
+                "  Elo {}, nElo {} ± {}, LOS {} %",
+                elo(p),
                 num(p.nelo, 2),
                 num(p.nelo_error95, 2),
                 num(p.los_percent, 2)
