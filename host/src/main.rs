@@ -275,6 +275,10 @@ struct MatchArgs {
     /// Write the final summary as JSON to this file.
     #[arg(long, value_name = "FILE")]
     summary: Option<PathBuf>,
+    /// Stop when a sequential probability ratio test is decided: `elo0=X elo1=Y [alpha=0.05]
+    /// [beta=0.05] [model=normalized|logistic]` (one quoted word, or words before the players).
+    #[arg(long, num_args = 1..=5, value_name = "KEY=VALUE")]
+    sprt: Vec<String>,
     #[command(flatten)]
     bots: BotArgs,
 }
@@ -441,6 +445,11 @@ fn match_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
         pgn: args.pgn.clone(),
         summary: args.summary.clone(),
         isolation: args.bots.isolation()?,
+        sprt: if args.sprt.is_empty() {
+            None
+        } else {
+            Some(runner::parse_sprt(&args.sprt).map_err(anyhow::Error::msg)?)
+        },
     })
 }
 

@@ -202,3 +202,33 @@ fn more_games_at_once_than_cores_is_refused_unless_forced() {
     ]);
     output.assert_one_line_error(1, &["--concurrency 100000", "--force-concurrency"]);
 }
+
+#[test]
+fn a_decided_sprt_stops_the_match() {
+    let dir = TempDir::new("arena-sprt");
+    let summary = dir.path().join("summary.json");
+    let output = tavola([
+        os("match"),
+        os("--game"),
+        os("ataxx"),
+        os("--games"),
+        os("200"),
+        os("--seed"),
+        os("3"),
+        os("--concurrency"),
+        os("1"),
+        os("--sprt"),
+        os("elo0=-5 elo1=5 alpha=0.45 beta=0.45"),
+        os("--summary"),
+        summary.clone().into(),
+        os("random"),
+        os("random"),
+    ]);
+    output.assert_code(0);
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    let games = summary["games"].as_u64().unwrap();
+    assert!(games < 200, "{output}");
+    assert_ne!(summary["sprt"]["result"], "undecided", "{summary}");
+    assert!(output.stdout.contains("SPRT"), "{output}");
+}

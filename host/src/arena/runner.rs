@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Mutex;
 use std::thread;
@@ -21,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use tavola_sdk::{Color, Game, Position};
 
 use super::schedule::{self, Format, ScheduleSpec, ScheduledGame};
-use super::stats::{Pentanomial, Wdl};
+use super::stats::{Pentanomial, Sprt, SprtModel, SprtStatus, Wdl};
 use crate::builtin::Evaluate;
 use crate::record::GameRecord;
 use crate::referee::{GameResult, Referee, Settings, Termination};
@@ -58,6 +59,8 @@ pub struct MatchConfig {
     pub summary: Option<PathBuf>,
     /// How plugins run.
     pub isolation: Option<WorkerOptions>,
+    /// Stop when this test is decided.
+    pub sprt: Option<Sprt>,
 }
 
 /// One finished game, as a line of the results file.
@@ -180,6 +183,95 @@ pub struct Summary {
     pub time_losses: u64,
     /// Time losses per finished game, in percent.
     pub time_loss_percent: Option<f64>,
+    /// The sequential test, if one was asked for.
+    pub sprt: Option<SprtSummary>,
+}
+
+/// Where the sequential test stands at the end.
+#[derive(Debug, Clone, Serialize)]
+pub struct SprtSummary {
+    /// H0's Elo difference.
+    pub elo0: f64,
+    /// H1's Elo difference.
+    pub elo1: f64,
+    /// False-H1 rate.
+    pub alpha: f64,
+    /// False-H0 rate.
+    pub beta: f64,
+    /// `normalized` or `logistic`.
+    pub model: String,
+    /// The log-likelihood ratio (of pairs when there are any, else of games).
+    pub llr: f64,
+    /// The lower bound (accept H0).
+    pub lower: f64,
+    /// The upper bound (accept H1).
+    pub upper: f64,
+    /// `H0 accepted`, `H1 accepted` or `undecided`.
+    pub result: String,
+}
+
+/// Parses the SPRT's settings: `elo0=X elo1=Y [alpha=0.05] [beta=0.05] [model=normalized|logistic]`,
+/// as separate words or separated by commas.
+///
+/// # Errors
+/// A word that is not one of those, a bad number, or a missing `elo0` or `elo1`.
+pub fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
+    let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
+    let mut model = SprtModel::Normalized;
+    for word in words
+        .iter()
+        .flat_map(|w| w.split([',', ' ']))
+        .filter(|w| !w.is_empty())
+    {
+        let (key, value) = word
+            .split_once('=')
+            .ok_or_else(|| format!("--sprt: expected KEY=VALUE, got {word:?}"))?;
+        let number = || {
+            value
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| format!("--sprt: {key} must be a number (got {value:?})"))
+        };
+        match key {
+            "elo0" => elo0 = Some(number()?),
+            "elo1" => elo1 = Some(number()?),
+            "alpha" => alpha = number()?,
+            "beta" => beta = number()?,
+            "model" => {
+                model = match value {
+                    "normalized" | "normalised" => SprtModel::Normalized,
+                    "logistic" => SprtModel::Logistic,
+                    _ => {
+                        return Err(format!(
+                            "--sprt: model is normalized or logistic, not {value:?}"
+                        ))
+                    }
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "--sprt: unknown key {key:?} (elo0, elo1, alpha, beta, model)"
+                ))
+            }
+        }
+    }
+    let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
+        return Err("--sprt needs elo0=.. and elo1=..".to_owned());
+    };
+    if elo0 >= elo1 {
+        return Err(format!("--sprt: elo0 ({elo0}) must be below elo1 ({elo1})"));
+    }
+    if !(0.0 < alpha && alpha < 0.5 && 0.0 < beta && beta < 0.5) {
+        return Err("--sprt: alpha and beta must be between 0 and 0.5".to_owned());
+    }
+    Ok(Sprt {
+        elo0,
+        elo1,
+        alpha,
+        beta,
+        model,
+    })
 }
 
 /// Running statistics from A's view.
@@ -220,6 +312,15 @@ impl Tally {
             if line.termination == Termination::TimeForfeit.as_str() {
                 self.time_losses[loser] += 1;
             }
+        }
+    }
+
+    /// The SPRT's log-likelihood ratio: of pairs when there are any, else of games.
+    fn llr(&self, sprt: &Sprt) -> f64 {
+        if self.pentanomial.pairs() > 0 {
+            sprt.llr_pentanomial(&self.pentanomial)
+        } else {
+            sprt.llr(&self.wdl)
         }
     }
 
@@ -506,6 +607,12 @@ pub fn run_match<G: Evaluate>(config: &MatchConfig) -> anyhow::Result<Summary> {
     );
 
     let mut results_file = results_path.as_deref().map(open_append).transpose()?;
+    let decided = |tally: &Tally| {
+        config
+            .sprt
+            .is_some_and(|sprt| sprt.status(tally.llr(&sprt)) != SprtStatus::Continue)
+    };
+    let stop = AtomicBool::new(decided(&tally));
     let queue = Mutex::new(todo.into_iter());
     let (sender, receiver) = mpsc::channel::<Finished>();
     let mut finished = done.len();
@@ -515,7 +622,11 @@ pub fn run_match<G: Evaluate>(config: &MatchConfig) -> anyhow::Result<Summary> {
             let queue = &queue;
             let names = &names;
             let opening_of = &opening_of;
+            let stop = &stop;
             scope.spawn(move || loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
                 let next = queue.lock().map(|mut q| q.next()).unwrap_or(None);
                 let Some(game) = next else { break };
                 let outcome = play_game::<G>(config, names, &game, opening_of(&game), seed);
@@ -538,8 +649,12 @@ pub fn run_match<G: Evaluate>(config: &MatchConfig) -> anyhow::Result<Summary> {
             }
             tally.add(line);
             finished += 1;
+            let llr = config
+                .sprt
+                .map(|sprt| format!(", LLR {:.2}", tally.llr(&sprt)))
+                .unwrap_or_default();
             eprintln!(
-                "Game {finished}/{total} (#{}): {} vs {} {} ({}); {} {}",
+                "Game {finished}/{total} (#{}): {} vs {} {} ({}); {} {}{llr}",
                 line.index + 1,
                 line.white,
                 line.black,
@@ -548,6 +663,9 @@ pub fn run_match<G: Evaluate>(config: &MatchConfig) -> anyhow::Result<Summary> {
                 names[0],
                 tally.progress()
             );
+            if decided(&tally) && !stop.swap(true, Ordering::Relaxed) {
+                eprintln!("SPRT decided: finishing the games being played");
+            }
         }
         Ok(())
     })?;
@@ -623,6 +741,30 @@ fn summarise<G: Game>(
         players: vec![player(0, a, pa), player(1, b, pb)],
         time_losses,
         time_loss_percent: (games > 0).then(|| time_losses as f64 * 100.0 / games as f64),
+        sprt: config.sprt.map(|sprt| {
+            let llr = tally.llr(&sprt);
+            let (lower, upper) = sprt.bounds();
+            SprtSummary {
+                elo0: sprt.elo0,
+                elo1: sprt.elo1,
+                alpha: sprt.alpha,
+                beta: sprt.beta,
+                model: match sprt.model {
+                    SprtModel::Normalized => "normalized",
+                    SprtModel::Logistic => "logistic",
+                }
+                .to_owned(),
+                llr,
+                lower,
+                upper,
+                result: match sprt.status(llr) {
+                    SprtStatus::Continue => "undecided",
+                    SprtStatus::AcceptH0 => "H0 accepted",
+                    SprtStatus::AcceptH1 => "H1 accepted",
+                }
+                .to_owned(),
+            }
+        }),
     }
 }
 
@@ -689,7 +831,15 @@ impl std::fmt::Display for Summary {
             "Time losses: {} ({} % of games)",
             self.time_losses,
             num(self.time_loss_percent, 2)
-        )
+        )?;
+        if let Some(s) = &self.sprt {
+            write!(
+                f,
+                "\nSPRT ({} Elo [{}, {}], alpha {}, beta {}): LLR {:.2} ({:.2}, {:.2}), {}",
+                s.model, s.elo0, s.elo1, s.alpha, s.beta, s.llr, s.lower, s.upper, s.result
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -737,6 +887,27 @@ mod tests {
         assert_eq!(tally.time_losses, [1, 0]);
         assert_eq!(tally.losses_by[1].get("crash"), Some(&1));
         assert_eq!(tally.terminations[0].get("normal"), Some(&2));
+    }
+
+    #[test]
+    fn sprt_settings_parse_with_defaults() {
+        let words = |text: &str| vec![text.to_owned()];
+        let sprt = parse_sprt(&words("elo0=0,elo1=5")).unwrap();
+        assert_eq!(
+            (sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta),
+            (0.0, 5.0, 0.05, 0.05)
+        );
+        assert_eq!(sprt.model, SprtModel::Normalized);
+        let sprt =
+            parse_sprt(&["elo0=-1".into(), "elo1=2 alpha=0.1 model=logistic".into()]).unwrap();
+        assert_eq!(
+            (sprt.elo0, sprt.alpha, sprt.model),
+            (-1.0, 0.1, SprtModel::Logistic)
+        );
+        assert!(parse_sprt(&words("elo1=5")).is_err());
+        assert!(parse_sprt(&words("elo0=5 elo1=0")).is_err());
+        assert!(parse_sprt(&words("elo0=0 elo1=5 gamma=1")).is_err());
+        assert!(parse_sprt(&words("elo0=x elo1=5")).is_err());
     }
 
     #[test]
