@@ -259,6 +259,10 @@ struct MatchArgs {
     /// start position.
     #[arg(long, value_name = "N")]
     opening_plies: Option<u32>,
+    /// Openings from a file: one position a line in the game's own text, each played twice with
+    /// colours swapped, in order, cycling (instead of random openings).
+    #[arg(long, value_name = "FILE", conflicts_with = "opening_plies")]
+    openings: Option<PathBuf>,
     /// Adjudicate a draw after N plies.
     #[arg(long, value_name = "N")]
     max_plies: Option<usize>,
@@ -439,6 +443,7 @@ fn match_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
             GameName::Ataxx => 4,
             _ => 0,
         }),
+        openings: args.openings.clone(),
         max_plies: args.max_plies,
         results: args.results.clone(),
         resume: args.resume.clone(),

@@ -232,3 +232,51 @@ fn a_decided_sprt_stops_the_match() {
     assert_ne!(summary["sprt"]["result"], "undecided", "{summary}");
     assert!(output.stdout.contains("SPRT"), "{output}");
 }
+
+#[test]
+fn openings_come_from_a_file_and_long_games_are_adjudicated() {
+    let dir = TempDir::new("arena-openings");
+    let openings = dir.write(
+        "openings.txt",
+        "# two openings\nx5o/7/7/7/7/7/o5x x 0 1\n\nx5o/7/2-1-2/7/2-1-2/7/o5x x 0 1\n",
+    );
+    let results = dir.path().join("results.jsonl");
+    let args = |openings: &Path| {
+        [
+            os("match"),
+            os("--game"),
+            os("ataxx"),
+            os("--games"),
+            os("4"),
+            os("--seed"),
+            os("1"),
+            os("--max-plies"),
+            os("6"),
+            os("--openings"),
+            openings.into(),
+            os("--results"),
+            results.clone().into(),
+            os("random"),
+            os("random"),
+        ]
+    };
+    tavola(args(&openings)).assert_code(0);
+    let lines = json_lines(&results);
+    assert_eq!(lines.len(), 4);
+    let starts: Vec<&str> = lines
+        .iter()
+        .map(|l| l["opening"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        starts.iter().filter(|s| s.contains("2-1-2")).count(),
+        2,
+        "{starts:?}"
+    );
+    assert!(lines
+        .iter()
+        .all(|l| l["termination"] == "adjudication" && l["plies"] == 6));
+
+    std::fs::remove_file(&results).unwrap();
+    let bad = dir.write("bad.txt", "x5o/7/7/7/7/7/o5x x 0 1\nnot a position\n");
+    tavola(args(&bad)).assert_one_line_error(1, &["bad.txt:2"]);
+}

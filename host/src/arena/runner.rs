@@ -47,6 +47,9 @@ pub struct MatchConfig {
     pub seed: Option<u64>,
     /// Random plies from the start for each pair's opening; 0 for the start position.
     pub opening_plies: u32,
+    /// Openings from a file: one position a line in the game's own text (blank lines and lines
+    /// starting with `#` skipped); overrides `opening_plies`.
+    pub openings: Option<PathBuf>,
     /// Adjudicate a draw after this many plies.
     pub max_plies: Option<usize>,
     /// One JSON line per finished game.
@@ -401,6 +404,34 @@ fn open_append(path: &Path) -> anyhow::Result<File> {
     Ok(file)
 }
 
+/// The openings of a file: one position a line, in the game's text; blank lines and `#` comments
+/// skipped. A position that does not parse, or where the game is already over, is an error naming
+/// the line.
+///
+/// # Errors
+/// The file cannot be read, holds a bad or decided position, or holds none.
+pub fn read_openings<G: Game>(path: &Path, variant: &str) -> anyhow::Result<Vec<String>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading the openings {}", path.display()))?;
+    let mut openings = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = || format!("{}:{}", path.display(), number + 1);
+        let position = G::parse_position(line, Some(variant)).with_context(at)?;
+        if position.is_game_over() {
+            bail!("{}: the game is already over in {line:?}", at());
+        }
+        openings.push(position.to_string());
+    }
+    if openings.is_empty() {
+        bail!("{} holds no opening", path.display());
+    }
+    Ok(openings)
+}
+
 /// What a pool thread sends back: a finished game, or a seat that could not be made.
 struct Finished {
     line: GameLine,
@@ -548,37 +579,46 @@ pub fn run_match<G: Evaluate>(config: &MatchConfig) -> anyhow::Result<Summary> {
         }
     }
 
+    let file_openings = config
+        .openings
+        .as_deref()
+        .map(|path| read_openings::<G>(path, &variant))
+        .transpose()?;
+    let rounds = schedule::rounds(&ScheduleSpec {
+        players: 2,
+        format: Format::RoundRobin,
+        games_per_encounter: config.games,
+        openings: 0,
+        seed,
+    });
     let spec = ScheduleSpec {
         players: 2,
         format: Format::RoundRobin,
         games_per_encounter: config.games,
-        openings: if config.opening_plies > 0 {
-            schedule::rounds(&ScheduleSpec {
-                players: 2,
-                format: Format::RoundRobin,
-                games_per_encounter: config.games,
-                openings: 0,
-                seed,
-            })
-        } else {
-            0
+        openings: match &file_openings {
+            Some(openings) => openings.len(),
+            None if config.opening_plies > 0 => rounds,
+            None => 0,
         },
         seed,
     };
     let games = schedule::schedule(&spec);
-    let openings: Vec<String> = (0..spec.openings)
-        .map(|round| {
-            let mut rng = StdRng::seed_from_u64(schedule::opening_seed(&spec, round));
-            schedule::random_opening::<G>(&mut rng, config.opening_plies, Some(&variant))
-                .map(|p| p.to_string())
-                .with_context(|| {
-                    format!(
-                        "no opening of {} random plies that does not end the game",
-                        config.opening_plies
-                    )
-                })
-        })
-        .collect::<anyhow::Result<_>>()?;
+    let openings: Vec<String> = match file_openings {
+        Some(openings) => openings,
+        None => (0..spec.openings)
+            .map(|round| {
+                let mut rng = StdRng::seed_from_u64(schedule::opening_seed(&spec, round));
+                schedule::random_opening::<G>(&mut rng, config.opening_plies, Some(&variant))
+                    .map(|p| p.to_string())
+                    .with_context(|| {
+                        format!(
+                            "no opening of {} random plies that does not end the game",
+                            config.opening_plies
+                        )
+                    })
+            })
+            .collect::<anyhow::Result<_>>()?,
+    };
     let start_text = start.to_string();
     let opening_of =
         |game: &ScheduledGame| game.opening_index.map_or(&start_text, |i| &openings[i]);
