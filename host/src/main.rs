@@ -10,6 +10,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context as _};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use tavola::arena::runner::{self, MatchConfig};
 use tavola::builtin::Evaluate;
 use tavola::gui::{self, GameKind, GuiOptions};
 use tavola::referee::Settings;
@@ -124,6 +125,9 @@ impl BotArgs {
 enum Command {
     /// Play one game, printing the board after each move.
     Play(Box<PlayArgs>),
+    /// Play a match between two bots: pairs of games from one opening with colours swapped, with
+    /// statistics (Elo, nElo, LOS, pentanomial counts).
+    Match(Box<MatchArgs>),
     /// Count the leaf nodes of the move tree (tests and benchmarks move generation).
     Perft(PerftArgs),
     /// Load a bot library and show what it says about itself.
@@ -225,6 +229,65 @@ struct PlayArgs {
 }
 
 #[derive(Debug, Args)]
+struct MatchArgs {
+    /// The game.
+    #[arg(long, short, value_enum)]
+    game: GameName,
+    /// The variant (rule set); the game's default if omitted.
+    #[arg(long)]
+    variant: Option<String>,
+    /// Player A: builtin, random, or the path to a bot library, with :key=value,... options.
+    a: SeatSpec,
+    /// Player B (see A).
+    b: SeatSpec,
+    /// Number of games, played as pairs from one opening with colours swapped.
+    #[arg(long, default_value_t = 100)]
+    games: u32,
+    /// Time control: BASE+INCREMENT in seconds, or BASE alone (0 for no clock).
+    #[arg(long, default_value = "10+0.1", value_parser = time_control)]
+    tc: (Duration, Duration),
+    /// Games played at the same time (default: the cores less one, at least one).
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// Allow a concurrency above the number of cores.
+    #[arg(long)]
+    force_concurrency: bool,
+    /// Seed of the openings and of every random choice (default: the resumed run's, or the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Each pair starts from N random legal plies (default 4 for Ataxx, 0 otherwise); 0 for the
+    /// start position.
+    #[arg(long, value_name = "N")]
+    opening_plies: Option<u32>,
+    /// Openings from a file: one position a line in the game's own text, each played twice with
+    /// colours swapped, in order, cycling (instead of random openings).
+    #[arg(long, value_name = "FILE", conflicts_with = "opening_plies")]
+    openings: Option<PathBuf>,
+    /// Adjudicate a draw after N plies.
+    #[arg(long, value_name = "N")]
+    max_plies: Option<usize>,
+    /// Append one JSON line per finished game to this file, as each game ends.
+    #[arg(long, value_name = "FILE")]
+    results: Option<PathBuf>,
+    /// Continue an interrupted run from its results file: finished games are not played again,
+    /// and new ones are appended to it (unless --results names another file).
+    #[arg(long, value_name = "FILE")]
+    resume: Option<PathBuf>,
+    /// Append each game's record (PGN-style) to this file.
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<PathBuf>,
+    /// Write the final summary as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    summary: Option<PathBuf>,
+    /// Stop when a sequential probability ratio test is decided: `elo0=X elo1=Y [alpha=0.05]
+    /// [beta=0.05] [model=normalized|logistic]` (one quoted word, or words before the players).
+    #[arg(long, num_args = 1..=5, value_name = "KEY=VALUE")]
+    sprt: Vec<String>,
+    #[command(flatten)]
+    bots: BotArgs,
+}
+
+#[derive(Debug, Args)]
 struct PerftArgs {
     /// The game.
     #[arg(long, short, value_enum, default_value = "ataxx")]
@@ -315,6 +378,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 })
             }
         }
+        Some(Command::Match(args)) => {
+            let config = match_config(&args)?;
+            with_game!(args.game, G => match_command::<G>(&config))
+        }
         Some(Command::Perft(args)) => {
             with_game!(args.game, G => perft_command::<G>(&args))
         }
@@ -341,6 +408,65 @@ fn seconds(text: &str) -> Result<Duration, String> {
         .filter(|value| *value <= YEAR)
         .and_then(|value| Duration::try_from_secs_f64(value).ok())
         .ok_or_else(|| format!("expected a number of seconds from 0 to {YEAR} (got {text:?})"))
+}
+
+/// Parses a time control for clap: `BASE+INCREMENT` or `BASE`, in seconds.
+fn time_control(text: &str) -> Result<(Duration, Duration), String> {
+    match text.split_once('+') {
+        Some((base, increment)) => Ok((seconds(base)?, seconds(increment)?)),
+        None => Ok((seconds(text)?, Duration::ZERO)),
+    }
+}
+
+/// The match's configuration from the command line.
+fn match_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let concurrency = args.concurrency.unwrap_or(cores.saturating_sub(1)).max(1);
+    if concurrency > cores && !args.force_concurrency {
+        bail!(
+            "--concurrency {concurrency} is more than the {cores} cores: the bots' clocks would be \
+             unfair (--force-concurrency to do it anyway)"
+        );
+    }
+    let (time, increment) = args.tc;
+    Ok(MatchConfig {
+        players: [args.a.clone(), args.b.clone()],
+        variant: args.variant.clone(),
+        settings: Settings {
+            time: (!time.is_zero()).then_some(time),
+            increment,
+        },
+        games: args.games,
+        concurrency,
+        seed: args.seed,
+        opening_plies: args.opening_plies.unwrap_or(match args.game {
+            GameName::Ataxx => 4,
+            _ => 0,
+        }),
+        openings: args.openings.clone(),
+        max_plies: args.max_plies,
+        results: args.results.clone(),
+        resume: args.resume.clone(),
+        pgn: args.pgn.clone(),
+        summary: args.summary.clone(),
+        isolation: args.bots.isolation()?,
+        sprt: if args.sprt.is_empty() {
+            None
+        } else {
+            Some(runner::parse_sprt(&args.sprt).map_err(anyhow::Error::msg)?)
+        },
+    })
+}
+
+fn match_command<G: Evaluate>(config: &MatchConfig) -> anyhow::Result<ExitCode> {
+    let summary = runner::run_match::<G>(config)?;
+    println!("{summary}");
+    if let Some(path) = &config.summary {
+        let json = serde_json::to_string_pretty(&summary)?;
+        std::fs::write(path, json + "\n")
+            .with_context(|| format!("writing the summary to {}", path.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The setup of one game from the command line's values.

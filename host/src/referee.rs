@@ -46,6 +46,8 @@ pub enum Termination {
     Crash,
     /// A player resigned (or their input ended).
     Resignation,
+    /// The host ended the game (a draw after the maximum number of plies).
+    Adjudication,
 }
 
 impl Termination {
@@ -61,6 +63,7 @@ impl Termination {
             Termination::Panic => "panic",
             Termination::Crash => "crash",
             Termination::Resignation => "resignation",
+            Termination::Adjudication => "adjudication",
         }
     }
 }
@@ -144,6 +147,8 @@ pub struct Referee<G: Game> {
     clocks: [Option<Duration>; 2],
     turn_started: Option<Instant>,
     result: Option<GameResult>,
+    /// Adjudicate a draw once this many plies have been played.
+    max_plies: Option<usize>,
 }
 
 impl<G: Game> Referee<G> {
@@ -160,6 +165,26 @@ impl<G: Game> Referee<G> {
             clocks_after: Vec::new(),
             clocks: [settings.time; 2],
             turn_started: None,
+            max_plies: None,
+        }
+    }
+
+    /// Ends the game as a draw ([`Termination::Adjudication`]) once `max_plies` plies have been
+    /// played without a result (`None`: no limit).
+    #[must_use]
+    pub fn with_max_plies(mut self, max_plies: Option<usize>) -> Referee<G> {
+        self.max_plies = max_plies;
+        self.adjudicate();
+        self
+    }
+
+    fn adjudicate(&mut self) {
+        if self.result.is_none() && self.max_plies.is_some_and(|max| self.moves.len() >= max) {
+            self.result = Some(GameResult {
+                winner: None,
+                termination: Termination::Adjudication,
+                reason: format!("adjudicated after {} plies", self.moves.len()),
+            });
         }
     }
 
@@ -185,6 +210,7 @@ impl<G: Game> Referee<G> {
         }
         self.moves_text.push_str(&mv.to_string());
         self.result = rules_result::<G>(&self.position);
+        self.adjudicate();
     }
 
     /// The game's record, with the players' names and the result so far.
@@ -538,6 +564,21 @@ mod tests {
             assert_eq!(result.termination, Termination::Normal, "{result}");
             assert!(!moves.is_empty());
         }
+    }
+
+    #[test]
+    fn a_game_past_the_maximum_plies_is_adjudicated_a_draw() {
+        let start = Ataxx::start(None).unwrap();
+        let mut referee = Referee::<Ataxx>::new(start, Settings::default()).with_max_plies(Some(6));
+        let mut seats = [random(1), random(2)];
+        let result = referee.play(&mut seats, |_| {});
+        assert_eq!(result.termination, Termination::Adjudication, "{result}");
+        assert_eq!(result.winner, None);
+        assert_eq!(referee.moves().len(), 6);
+        assert_eq!(
+            referee.record("a", "b").tag("Termination"),
+            Some("adjudication")
+        );
     }
 
     #[test]

@@ -6,5 +6,6 @@
 //! [`bradley_terry`] fits one rating list over all the games of a tournament.
 
 pub mod bradley_terry;
+pub mod runner;
 pub mod schedule;
 pub mod stats;
