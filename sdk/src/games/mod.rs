@@ -7,6 +7,7 @@ mod bitboard;
 pub mod dama;
 pub mod gonnect;
 pub mod tablut;
+mod variants;
 
 /// The names of every game Tavola knows, as used by `--game`, in the order of the rules book.
 pub const NAMES: &[&str] = &[

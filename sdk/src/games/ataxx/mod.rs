@@ -32,9 +32,6 @@
 //! assert_eq!(position.to_string(), "6o/7/2x4/7/7/7/o5x o 1 1");
 //! ```
 
-use std::fmt;
-use std::str::FromStr;
-
 use crate::{Game, ParsePositionError, UnknownVariantError};
 
 mod fen;
@@ -55,72 +52,31 @@ pub use square::{Bitboard, ParseSquareError, Square, Squares};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Ataxx;
 
-/// The Ataxx rule sets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Variant {
-    /// UAI rules: a side with pieces but no move passes.
-    #[default]
-    Standard,
-    /// The original program's rules: no passing; no legal move ends the game.
-    Attax,
-}
-
-impl Variant {
-    /// Every variant, the default first.
-    pub const ALL: [Variant; 2] = [Variant::Standard, Variant::Attax];
-
-    /// The name on the command line: `"standard"` or `"attax"`.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Variant::Standard => "standard",
-            Variant::Attax => "attax",
-        }
+crate::games::variants::rule_sets! {
+    /// The Ataxx rule sets.
+    pub enum Variant for Ataxx {
+        /// UAI rules: a side with pieces but no move passes.
+        Standard = "standard",
+        /// The original program's rules: no passing; no legal move ends the game.
+        Attax = "attax",
     }
-}
-
-impl fmt::Display for Variant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Variant {
-    type Err = UnknownVariantError;
-
-    /// Reads a variant name, ignoring case and surrounding whitespace.
-    fn from_str(name: &str) -> Result<Variant, UnknownVariantError> {
-        Variant::ALL
-            .into_iter()
-            .find(|v| v.name().eq_ignore_ascii_case(name.trim()))
-            .ok_or_else(|| UnknownVariantError {
-                game: Ataxx::NAME,
-                variant: name.to_owned(),
-                known: Ataxx::VARIANTS.join(", "),
-            })
-    }
-}
-
-/// The variant named `name`, or the default for `None`.
-fn variant(name: Option<&str>) -> Result<Variant, UnknownVariantError> {
-    name.map_or(Ok(Variant::Standard), str::parse)
 }
 
 impl Game for Ataxx {
     const NAME: &'static str = "ataxx";
-    const VARIANTS: &'static [&'static str] = &[Variant::Standard.name(), Variant::Attax.name()];
+    const VARIANTS: &'static [&'static str] = Variant::NAMES;
     type Position = Position;
     type Move = Move;
 
     fn start(variant_name: Option<&str>) -> Result<Position, UnknownVariantError> {
-        Ok(Position::start(variant(variant_name)?))
+        Ok(Position::start(Variant::from_option(variant_name)?))
     }
 
     fn parse_position(
         text: &str,
         variant_name: Option<&str>,
     ) -> Result<Position, ParsePositionError> {
-        Position::from_fen(text, variant(variant_name)?)
+        Position::from_fen(text, Variant::from_option(variant_name)?)
     }
 }
 

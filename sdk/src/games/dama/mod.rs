@@ -46,9 +46,6 @@
 //! assert_eq!(position.legal_moves(), ["19x12".parse::<Move>().unwrap()]);
 //! ```
 
-use std::fmt;
-use std::str::FromStr;
-
 use crate::{Game, ParsePositionError, UnknownVariantError};
 
 mod fen;
@@ -79,72 +76,31 @@ pub const MAX_PLIES: u32 = 255 + 256 * MOVE_LIMIT;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Dama;
 
-/// The Dama rule sets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Variant {
-    /// The FID rules: capture precedence, draws by repetition and by the 80-ply rule.
-    #[default]
-    Fid,
-    /// Classroom rules: free choice among captures; one king against one or two draws.
-    School,
-}
-
-impl Variant {
-    /// Every variant, the default first.
-    pub const ALL: [Variant; 2] = [Variant::Fid, Variant::School];
-
-    /// The name on the command line: `"fid"` or `"school"`.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Variant::Fid => "fid",
-            Variant::School => "school",
-        }
+crate::games::variants::rule_sets! {
+    /// The Dama rule sets.
+    pub enum Variant for Dama {
+        /// The FID rules: capture precedence, draws by repetition and by the 80-ply rule.
+        Fid = "fid",
+        /// Classroom rules: free choice among captures; one king against one or two draws.
+        School = "school",
     }
-}
-
-impl fmt::Display for Variant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Variant {
-    type Err = UnknownVariantError;
-
-    /// Reads a variant name, ignoring case and surrounding whitespace.
-    fn from_str(name: &str) -> Result<Variant, UnknownVariantError> {
-        Variant::ALL
-            .into_iter()
-            .find(|v| v.name().eq_ignore_ascii_case(name.trim()))
-            .ok_or_else(|| UnknownVariantError {
-                game: Dama::NAME,
-                variant: name.to_owned(),
-                known: Dama::VARIANTS.join(", "),
-            })
-    }
-}
-
-/// The variant named `name`, or the default for `None`.
-fn variant(name: Option<&str>) -> Result<Variant, UnknownVariantError> {
-    name.map_or(Ok(Variant::Fid), str::parse)
 }
 
 impl Game for Dama {
     const NAME: &'static str = "dama";
-    const VARIANTS: &'static [&'static str] = &[Variant::Fid.name(), Variant::School.name()];
+    const VARIANTS: &'static [&'static str] = Variant::NAMES;
     type Position = Position;
     type Move = Move;
 
     fn start(variant_name: Option<&str>) -> Result<Position, UnknownVariantError> {
-        Ok(Position::start(variant(variant_name)?))
+        Ok(Position::start(Variant::from_option(variant_name)?))
     }
 
     fn parse_position(
         text: &str,
         variant_name: Option<&str>,
     ) -> Result<Position, ParsePositionError> {
-        Position::from_fen(text, variant(variant_name)?)
+        Position::from_fen(text, Variant::from_option(variant_name)?)
     }
 }
 
