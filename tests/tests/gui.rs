@@ -391,3 +391,182 @@ fn a_person_moves_with_real_mouse_clicks_and_saves_the_game() {
         "{saved}"
     );
 }
+
+/// A virtual X server of the test's own (`Xvfb -displayfd`: it picks a free display number and
+/// prints it once it accepts clients), stopped when dropped.
+struct VirtualDisplay {
+    server: std::process::Child,
+    name: String,
+}
+
+impl VirtualDisplay {
+    /// Starts `Xvfb` with a 1280x800 screen, `None` if it is not installed.
+    fn start() -> Option<VirtualDisplay> {
+        use std::io::BufRead as _;
+        let path = std::env::var_os("PATH")?;
+        let xvfb = std::env::split_paths(&path)
+            .map(|dir| dir.join("Xvfb"))
+            .find(|candidate| candidate.is_file())?;
+        let mut server = std::process::Command::new(&xvfb)
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                "1280x800x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", xvfb.display()));
+        let mut number = String::new();
+        let stdout = server.stdout.take().expect("Xvfb's stdout");
+        std::io::BufReader::new(stdout)
+            .read_line(&mut number)
+            .expect("Xvfb's display number");
+        let number = number.trim();
+        assert!(!number.is_empty(), "Xvfb did not start");
+        Some(VirtualDisplay {
+            server,
+            name: format!(":{number}"),
+        })
+    }
+}
+
+impl Drop for VirtualDisplay {
+    fn drop(&mut self) {
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}
+
+/// The top-level window named `name` on `display` (no window manager: a child of the root).
+fn find_window(
+    connection: &impl x11rb::connection::Connection,
+    root: u32,
+    name: &str,
+) -> Option<u32> {
+    use x11rb::protocol::xproto::{AtomEnum, ConnectionExt as _};
+    let tree = connection.query_tree(root).ok()?.reply().ok()?;
+    tree.children.into_iter().find(|&window| {
+        connection
+            .get_property(false, window, AtomEnum::WM_NAME, AtomEnum::ANY, 0, 64)
+            .ok()
+            .and_then(|cookie| cookie.reply().ok())
+            .is_some_and(|property| property.value == name.as_bytes())
+    })
+}
+
+/// Asks the window to close as a window manager does when its close button is pressed: a
+/// `WM_PROTOCOLS` client message carrying `WM_DELETE_WINDOW`.
+fn request_close(connection: &impl x11rb::connection::Connection, window: u32) {
+    use x11rb::protocol::xproto::{ClientMessageEvent, ConnectionExt as _, EventMask};
+    let atom = |name: &[u8]| {
+        connection
+            .intern_atom(false, name)
+            .expect("intern_atom")
+            .reply()
+            .expect("an atom")
+            .atom
+    };
+    let (protocols, delete) = (atom(b"WM_PROTOCOLS"), atom(b"WM_DELETE_WINDOW"));
+    let event = ClientMessageEvent::new(32, window, protocols, [delete, 0, 0, 0, 0]);
+    connection
+        .send_event(false, window, EventMask::NO_EVENT, event)
+        .expect("send_event");
+    connection.flush().expect("flush");
+}
+
+/// The processes whose command line contains `needle` (but not this test's own).
+fn processes_mentioning(needle: &str) -> Vec<String> {
+    let me = std::process::id().to_string();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter(|entry| entry.file_name().to_string_lossy() != me.as_str())
+        .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
+        .map(|line| String::from_utf8_lossy(&line).replace('\0', " "))
+        .filter(|line| line.contains(needle))
+        .collect()
+}
+
+/// Opens a game whose bots hang (they never answer and ignore the stop signal), closes the window
+/// the way a window manager does, and checks that `tavola` exits by itself, leaving no worker
+/// process behind.
+fn closing_while_bots_hang(extra: &[&str]) {
+    let Some(display) = VirtualDisplay::start() else {
+        println!("SKIPPED: Xvfb is not installed (apt-get install xvfb)");
+        return;
+    };
+    let _turn = one_at_a_time();
+    let hang = format!("{}:mode=hang", artifacts().faulty_bot.display());
+    let mut tavola = std::process::Command::new(&artifacts().tavola);
+    tavola
+        .args([
+            "--game", "ataxx", "--white", &hang, "--black", &hang, "-t", "3600",
+        ])
+        .args(extra)
+        .env("DISPLAY", &display.name)
+        .env_remove("WAYLAND_DISPLAY")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    let mut child = tavola.spawn().expect("tavola starts");
+    let (connection, screen) =
+        x11rb::connect(Some(&display.name)).expect("a connection to the virtual display");
+    let root = x11rb::connection::Connection::setup(&connection).roots[screen].root;
+    let waited = std::time::Instant::now();
+    let window = loop {
+        if let Some(window) = find_window(&connection, root, "Tavola") {
+            break window;
+        }
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            panic!("tavola ended before its window opened: {status}");
+        }
+        assert!(waited.elapsed() < Duration::from_secs(60), "no window");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    // Let it draw and ask the bot for its move.
+    std::thread::sleep(Duration::from_secs(1));
+    assert!(
+        child.try_wait().expect("try_wait").is_none(),
+        "tavola ended before the close request"
+    );
+    request_close(&connection, window);
+    let asked = std::time::Instant::now();
+    // The bot never answers: waiting for it would never end. Allow plenty for a loaded machine.
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            break status;
+        }
+        if asked.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("tavola did not exit after the close request while its bot hung");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    println!("exited {:?} after the close request", asked.elapsed());
+    assert!(status.success(), "exit status {status}");
+    // No worker of the hanging bot outlives the window.
+    let library = artifacts().faulty_bot.to_string_lossy().into_owned();
+    let gone = std::time::Instant::now();
+    while !processes_mentioning(&library).is_empty() && gone.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(processes_mentioning(&library), Vec::<String>::new());
+}
+
+#[test]
+fn closing_the_window_while_an_isolated_bot_hangs_exits_at_once() {
+    closing_while_bots_hang(&[]);
+}
+
+#[test]
+fn closing_the_window_while_an_in_process_bot_hangs_exits_at_once() {
+    closing_while_bots_hang(&["--in-process"]);
+}

@@ -280,7 +280,13 @@ async fn main_loop(
     let mut last_frame = Instant::now();
     let mut frame = 0u64;
     let mut result = Ok(String::new());
+    // The window's close button ends the loop here, so that the screens close (and stop their
+    // bots) on this side; nothing then waits for a bot still thinking.
+    macroquad::input::prevent_quit();
     loop {
+        if macroquad::input::is_quit_requested() {
+            break;
+        }
         let input = Input::read();
         let size = Vec2::new(screen_width(), screen_height());
         let now = started.elapsed().as_secs_f64();

@@ -4,6 +4,7 @@
 //!
 //! Nothing here blocks: bots are polled, and a person's move is handed straight to the referee.
 
+use std::sync::mpsc;
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -12,7 +13,7 @@ use tavola_sdk::{Color, EndReason, Game, Outcome, Position, SearchInfo};
 use crate::builtin::{BuiltinBrain, Evaluate};
 use crate::record::GameRecord;
 use crate::referee::{GameResult, Referee, Termination};
-use crate::seat::{ParseSeatSpecError, Request, Seat, SeatKind, Wait};
+use crate::seat::{ParseSeatSpecError, Request, Seat, SeatFailure, SeatKind, Wait};
 use crate::text_ui::{seat_for, GameSetup};
 
 /// The search depth of the hint: a short, fixed budget.
@@ -28,6 +29,23 @@ enum Player<G: Game> {
     Human,
     /// A bot on its seat.
     Bot(Seat<G>),
+    /// A bot being seated afresh on a thread of its own (after an undo), so that the window never
+    /// waits for a plugin to start.
+    Seating(mpsc::Receiver<anyhow::Result<Seat<G>>>),
+    /// A bot that could not be seated again: it loses when its turn comes.
+    Unseated(String),
+}
+
+/// Stops `seat` and lets it go on a thread of its own: a seat waits for its brain when dropped,
+/// and a brain that ignores the stop must not hold up the window.
+fn retire<G: Game>(seat: Seat<G>) {
+    seat.stop();
+    let spawned = std::thread::Builder::new()
+        .name("retired seat".to_owned())
+        .spawn(move || drop(seat));
+    if let Err(e) = spawned {
+        log::warn!("cannot start a thread to retire a seat: {e}");
+    }
 }
 
 /// What the panel shows about a player.
@@ -126,6 +144,7 @@ impl<G: Evaluate> Session<G> {
         if self.referee.result().is_some() {
             return false;
         }
+        self.collect_seats();
         let me = self.referee.position().side_to_move();
         if !self.referee.turn_started() {
             if now < self.next_turn_at {
@@ -136,6 +155,13 @@ impl<G: Evaluate> Session<G> {
                     self.referee.begin_turn();
                 }
                 Player::Bot(seat) => self.referee.start_turn(seat),
+                Player::Seating(_) => return false,
+                Player::Unseated(why) => {
+                    let failure = SeatFailure::Crash(why.clone());
+                    self.referee.begin_turn();
+                    self.referee.finish_turn(Wait::Answered(Err(failure)), None);
+                    return false;
+                }
             }
         }
         let left = self.referee.time_left(me);
@@ -213,12 +239,33 @@ impl<G: Evaluate> Session<G> {
         matches!(self.players[color.index()], Player::Human)
     }
 
-    /// The bot thinking now, if any.
+    /// The bot thinking now (or being seated again to think), if any.
     pub fn thinking(&self) -> Option<Color> {
         let me = self.referee.position().side_to_move();
+        if self.referee.result().is_some() {
+            return None;
+        }
         match &self.players[me.index()] {
-            Player::Bot(seat) if seat.is_thinking() && self.referee.result().is_none() => Some(me),
+            Player::Bot(seat) if seat.is_thinking() => Some(me),
+            Player::Seating(_) => Some(me),
             _ => None,
+        }
+    }
+
+    /// Takes the seats made on their own threads (see [`Session::undo`]) that are ready.
+    fn collect_seats(&mut self) {
+        for player in &mut self.players {
+            let Player::Seating(receiver) = player else {
+                continue;
+            };
+            *player = match receiver.try_recv() {
+                Ok(Ok(seat)) => Player::Bot(seat),
+                Ok(Err(e)) => Player::Unseated(format!("cannot be seated again: {e:#}")),
+                Err(mpsc::TryRecvError::Empty) => continue,
+                Err(mpsc::TryRecvError::Disconnected) => {
+                    Player::Unseated("cannot be seated again: the seating thread died".to_owned())
+                }
+            };
         }
     }
 
@@ -258,24 +305,39 @@ impl<G: Evaluate> Session<G> {
         self.history.truncate(target + 1);
         self.last_move_at = now;
         self.next_turn_at = now;
-        self.hint = Hint::None;
+        if let Hint::Thinking { seat, .. } = std::mem::replace(&mut self.hint, Hint::None) {
+            retire(seat);
+        }
         true
     }
 
-    /// Replaces every bot with a fresh seat when it is thinking (its thread cannot be cancelled).
+    /// Replaces every thinking bot with a fresh seat (its thread cannot be cancelled): the old
+    /// seat is retired and the new one made on a thread of its own, so the window never waits.
     fn cancel_bots(&mut self) {
-        let variant = self.referee.position().variant();
+        let variant = self.referee.position().variant().to_owned();
         for color in Color::ALL {
-            if let Player::Bot(seat) = &self.players[color.index()] {
-                if !seat.is_thinking() {
-                    continue;
-                }
-                seat.stop();
-                let spec = &self.setup.players[color.index()];
-                match seat_for::<G>(spec, color, variant, &self.setup) {
-                    Ok(seated) => self.players[color.index()] = Player::Bot(seated.seat),
-                    Err(e) => log::error!("cannot seat {spec} again: {e:#}"),
-                }
+            let player = &mut self.players[color.index()];
+            if !matches!(player, Player::Bot(seat) if seat.is_thinking()) {
+                continue;
+            }
+            let (sender, receiver) = mpsc::channel();
+            let Player::Bot(old) = std::mem::replace(player, Player::Seating(receiver)) else {
+                continue;
+            };
+            retire(old);
+            let spec = self.setup.players[color.index()].clone();
+            let setup = self.setup.clone();
+            let variant = variant.clone();
+            let spawned = std::thread::Builder::new()
+                .name("seating".to_owned())
+                .spawn(move || {
+                    let seated = seat_for::<G>(&spec, color, &variant, &setup)
+                        .map(|seated| seated.seat)
+                        .with_context(|| format!("seating {spec}"));
+                    let _ = sender.send(seated);
+                });
+            if let Err(e) = spawned {
+                *player = Player::Unseated(format!("cannot be seated again: {e}"));
             }
         }
     }
@@ -302,7 +364,11 @@ impl<G: Evaluate> Session<G> {
             position: self.referee.position().clone(),
             clocks: crate::seat::clocks(None, None, 0),
         });
-        self.hint = Hint::Thinking { seat, ply };
+        if let Hint::Thinking { seat: old, .. } =
+            std::mem::replace(&mut self.hint, Hint::Thinking { seat, ply })
+        {
+            retire(old);
+        }
     }
 
     fn poll_hint(&mut self) {
@@ -395,6 +461,20 @@ impl<G: Evaluate> Session<G> {
             if let Player::Bot(seat) = player {
                 seat.stop();
             }
+        }
+    }
+}
+
+impl<G: Evaluate> Drop for Session<G> {
+    /// Retires the seats (see [`retire`]): leaving a game never waits for its bots.
+    fn drop(&mut self) {
+        for player in &mut self.players {
+            if let Player::Bot(seat) = std::mem::replace(player, Player::Human) {
+                retire(seat);
+            }
+        }
+        if let Hint::Thinking { seat, .. } = std::mem::replace(&mut self.hint, Hint::None) {
+            retire(seat);
         }
     }
 }
@@ -583,6 +663,21 @@ mod tests {
         }
         assert!(session.moves().is_empty(), "the old answer was not taken");
         assert_eq!(session.human_to_move(), Some(Color::White));
+    }
+
+    #[test]
+    fn after_an_undo_the_bot_seated_afresh_answers_the_next_move() {
+        let mut session = Session::<Ataxx>::new(&setup("human", "builtin:depth=4", None)).unwrap();
+        session.update(0.0);
+        assert!(session.play_human(Move::Clone("b6".parse().unwrap()), 0.0));
+        session.update(0.0);
+        assert!(session.undo(0.0));
+        assert!(matches!(session.players[1], Player::Seating(_)));
+        assert!(session.play_human(Move::Clone("a6".parse().unwrap()), 0.0));
+        assert_eq!(session.thinking(), Some(Color::Black));
+        run_until(&mut session, &mut 0.0, |s| s.moves().len() == 2);
+        assert_eq!(session.moves()[0].to_string(), "a6");
+        assert!(matches!(session.players[1], Player::Bot(_)));
     }
 
     #[test]
