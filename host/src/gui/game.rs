@@ -864,4 +864,126 @@ mod tests {
         s.update(&Input::click(pass.center()), SIZE, 0.1);
         assert_eq!(s.session.moves()[0].to_string(), "0000");
     }
+
+    /// Plays a whole game of `V`'s game between a person and the built-in bot, the person's moves
+    /// chosen at random and made only by clicks at the points `clicks` gives (clicked in turn
+    /// until the move is played), the bot's answers collected frame by frame; then checks the end
+    /// card.
+    fn whole_game_by_clicks<V: BoardView>(
+        person: Color,
+        seed: u64,
+        clicks: impl Fn(&GameScreen<V>, <V::Game as Game>::Move) -> Vec<Vec2>,
+    ) where
+        V::Game: Evaluate,
+    {
+        use rand::seq::SliceRandom as _;
+        use rand::SeedableRng as _;
+        use tavola_sdk::Position as _;
+
+        let bot = "builtin:depth=1";
+        let (white, black) = match person {
+            Color::White => ("human", bot),
+            Color::Black => (bot, "human"),
+        };
+        let mut s = screen_of::<V>(white, black, None);
+        assert_eq!(
+            s.flipped,
+            person == Color::Black && V::Game::NAME != "gonnect"
+        );
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut now = 0.0;
+        let deadline = std::time::Instant::now() + Duration::from_secs(120);
+        while s.session.result().is_none() {
+            assert!(std::time::Instant::now() < deadline, "the game did not end");
+            let plies = s.session.moves().len();
+            if s.session.human_to_move().is_none() {
+                now += 0.05;
+                s.update(&Input::default(), SIZE, now);
+                std::thread::sleep(Duration::from_micros(200));
+                continue;
+            }
+            let legal = s.session.position().legal_moves();
+            let mv = *legal.choose(&mut rng).expect("a move: the game goes on");
+            for point in clicks(&s, mv) {
+                now += 0.05;
+                s.update(&Input::click(point), SIZE, now);
+                if s.session.moves().len() > plies {
+                    break;
+                }
+            }
+            assert_eq!(
+                s.session.moves().get(plies),
+                Some(&mv),
+                "the clicks at ply {plies} did not play {mv}"
+            );
+        }
+        let result = s.session.result_line().expect("a result line");
+        assert!(s.overlay_open(), "the end card is up");
+        println!(
+            "{}: {} plies, {result}",
+            V::Game::NAME,
+            s.session.moves().len()
+        );
+    }
+
+    #[test]
+    fn a_person_plays_whole_ataxx_games_against_the_bot_by_clicks() {
+        use tavola_sdk::games::ataxx::Move;
+        for (person, seed) in [(Color::White, 1), (Color::Black, 2)] {
+            whole_game_by_clicks::<AtaxxView>(person, seed, |s, mv| {
+                let position = s.session.position();
+                let centre = |square| s.view.geometry.square_centre(square);
+                match mv {
+                    Move::Clone(to) => {
+                        let me = tavola_sdk::Position::side_to_move(position);
+                        let from = (to.neighbours() & position.pieces(me))
+                            .into_iter()
+                            .next()
+                            .expect("a piece next to a clone's square");
+                        vec![centre(from), centre(to)]
+                    }
+                    Move::Jump { from, to } => vec![centre(from), centre(to)],
+                    Move::Pass => vec![crate::gui::panel::pass_button(s.layout.status).center()],
+                }
+            });
+        }
+    }
+
+    #[test]
+    fn a_person_plays_whole_tablut_games_against_the_bot_by_clicks() {
+        use crate::gui::board::tablut::TablutView;
+        for (person, seed) in [(Color::White, 3), (Color::Black, 4)] {
+            whole_game_by_clicks::<TablutView>(person, seed, |s, mv| {
+                let centre = |square| s.view.geometry.square_centre(square);
+                vec![centre(mv.from), centre(mv.to)]
+            });
+        }
+    }
+
+    #[test]
+    fn a_person_plays_whole_gonnect_games_against_the_bot_by_clicks() {
+        use crate::gui::board::gonnect::GonnectView;
+        use tavola_sdk::games::gonnect::Move;
+        for (person, seed) in [(Color::White, 5), (Color::Black, 6)] {
+            whole_game_by_clicks::<GonnectView>(person, seed, |s, mv| match mv {
+                Move::Place(point) => vec![s.view.geometry.centre(point)],
+                Move::Swap => vec![crate::gui::panel::pass_button(s.layout.status).center()],
+            });
+        }
+    }
+
+    #[test]
+    fn a_person_plays_whole_dama_games_against_the_bot_by_clicks() {
+        use crate::gui::board::dama::DamaView;
+        for (person, seed) in [(Color::White, 7), (Color::Black, 8)] {
+            whole_game_by_clicks::<DamaView>(person, seed, |s, mv| {
+                let centre = |square| s.view.geometry.square_centre(square);
+                // The piece, the final square, then (where two paths end there) the landings in
+                // turn.
+                let mut points = vec![centre(mv.from()), centre(mv.to())];
+                points.extend(mv.landings().map(centre));
+                points
+            });
+        }
+    }
 }
