@@ -11,6 +11,7 @@ use macroquad::shapes::draw_rectangle;
 use macroquad::window::clear_background;
 use tavola_sdk::{Color, Game};
 
+use super::board::cache::BoardCache;
 use super::board::{BoardView, Scene};
 use super::layout::{GameLayout, MoveList, Overlay, PanelButton};
 use super::prompt::{FilePrompt, PromptAction, PromptLayout, PromptMode, DEFAULT_FILE};
@@ -51,6 +52,8 @@ where
     pub(super) now: f64,
     /// The mouse, as this frame's input had it (for hover effects).
     pub(super) mouse: Vec2,
+    /// The board's picture, redrawn only when it changes.
+    board: std::cell::RefCell<BoardCache<V>>,
 }
 
 impl<V: BoardView> GameScreen<V>
@@ -80,6 +83,7 @@ where
             record_file: DEFAULT_FILE.to_owned(),
             now: 0.0,
             mouse: Vec2::new(-1.0, -1.0),
+            board: std::cell::RefCell::default(),
         })
     }
 
@@ -370,7 +374,9 @@ where
             },
             hint: if live { self.session.hint() } else { None },
         };
-        self.view.draw(&scene, theme);
+        self.board
+            .borrow_mut()
+            .draw(&self.view, &scene, self.layout.board_area, theme);
         let board = self.view.rect();
         if !live {
             let banner = macroquad::math::Rect::new(

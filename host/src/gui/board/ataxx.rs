@@ -191,7 +191,7 @@ impl Selection {
 }
 
 /// The Ataxx board view.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct AtaxxView {
     /// The layout of the last frame.
     pub geometry: Geometry,

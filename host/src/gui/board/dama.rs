@@ -195,7 +195,7 @@ impl Selection {
 }
 
 /// The Dama board view.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct DamaView {
     /// The layout of the last frame.
     pub geometry: Geometry,

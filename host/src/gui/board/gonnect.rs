@@ -126,7 +126,7 @@ pub fn captured(before: &Position, after: &Position, mv: Move) -> Vec<(Point, Co
 }
 
 /// The Gonnect board view.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct GonnectView {
     /// The layout of the last frame.
     pub geometry: Geometry,

@@ -13,6 +13,7 @@ use super::theme::Theme;
 
 pub mod ataxx;
 mod ataxx_draw;
+pub mod cache;
 pub mod dama;
 mod dama_draw;
 pub mod gonnect;
@@ -51,7 +52,7 @@ pub struct ButtonMove<M> {
 }
 
 /// One game's board: geometry, mouse interaction and drawing.
-pub trait BoardView: Default + 'static {
+pub trait BoardView: Default + Clone + PartialEq + std::fmt::Debug + 'static {
     /// The game.
     type Game: Game;
 

@@ -113,7 +113,7 @@ impl Selection {
 }
 
 /// The Tablut board view.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct TablutView {
     /// The layout of the last frame.
     pub geometry: Geometry,
