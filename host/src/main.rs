@@ -310,6 +310,7 @@ struct PerftArgs {
 }
 
 fn main() -> ExitCode {
+    quiet_on_closed_stdout();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -325,6 +326,7 @@ fn main() -> ExitCode {
     }
     match run(cli) {
         Ok(code) => code,
+        Err(e) if closed_stdout(&e) => ExitCode::from(BROKEN_PIPE),
         Err(e) => {
             eprintln!("tavola: {e:#}");
             if e.chain().any(|cause| cause.is::<LoadError>()) {
@@ -336,6 +338,40 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// The exit status of a process killed by SIGPIPE, as shells report it.
+const BROKEN_PIPE: u8 = 128 + 13;
+
+/// Whether `error` is the reader of our output having gone (`tavola ... | head`): the bots'
+/// pipes are the seats' business and never reach `main`.
+fn closed_stdout(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// `tavola play --headless ... | head` closes the pipe early: end quietly then, as other
+/// command-line tools do, instead of a panic message. (SIGPIPE itself stays ignored, so that
+/// writing to a bot's worker that died is an error, not the host's death.)
+fn quiet_on_closed_stdout() {
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if message.starts_with("failed printing to stdout")
+            && message.to_lowercase().contains("broken pipe")
+        {
+            std::process::exit(i32::from(BROKEN_PIPE));
+        }
+        default_hook(info);
+    }));
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {

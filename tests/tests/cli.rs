@@ -102,3 +102,26 @@ fn help_and_version_succeed() {
         .assert_code(0)
         .assert_stdout_contains("tavola");
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_the_output_quietly() {
+    use std::io::BufRead as _;
+    // A headless game prints a board after each move: more than a pipe holds.
+    let mut child = std::process::Command::new(&tavola_tests::artifacts().tavola)
+        .args(["play", "--headless", "--game", "gonnect"])
+        .args(["--white", "random", "--black", "random", "--seed", "1"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("tavola starts");
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("a first line");
+    // The reader is dropped here, as `| head -1` does.
+    let output = child.wait_with_output().expect("tavola ends");
+    assert_eq!(first.trim(), "gonnect (standard)");
+    assert_eq!(output.status.code(), Some(141), "as if killed by SIGPIPE");
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "", "no message");
+}
