@@ -570,3 +570,84 @@ fn closing_the_window_while_an_isolated_bot_hangs_exits_at_once() {
 fn closing_the_window_while_an_in_process_bot_hangs_exits_at_once() {
     closing_while_bots_hang(&["--in-process"]);
 }
+
+/// The start screen's logic (no window): Start with a plugin that takes seconds to start.
+fn start_screen_with_white(white: &str, isolated: bool) -> tavola::gui::start::StartScreen {
+    use tavola::gui::start::{Kind, StartScreen};
+    let setup = tavola::text_ui::GameSetup {
+        variant: None,
+        position: None,
+        players: ["human".parse().unwrap(), "random".parse().unwrap()],
+        settings: tavola::referee::Settings::default(),
+        seed: 1,
+        resume: None,
+        record_path: None,
+        isolation: isolated.then(|| {
+            let mut options = tavola::seat::worker::WorkerOptions::new().unwrap();
+            options.program = artifacts().tavola.clone();
+            options
+        }),
+    };
+    let mut screen = StartScreen::with_setup("ataxx", &setup);
+    screen.players[0].kind = Kind::Plugin;
+    screen.players[0].path = white.to_owned();
+    screen
+}
+
+#[test]
+fn the_start_screen_keeps_drawing_while_a_plugin_starts() {
+    use tavola::gui::screen::{Input, Nav, Screen};
+    let size = macroquad::math::Vec2::new(1280.0, 800.0);
+    for isolated in [false, true] {
+        let slow = format!(
+            "{}:mode=slow-start,delay=2",
+            artifacts().faulty_bot.display()
+        );
+        let mut screen = start_screen_with_white(&slow, isolated);
+        screen.update(&Input::default(), size, 0.0);
+        let start = screen.layout.start.center();
+        let nav = screen.update(&Input::click(start), size, 0.1);
+        // The click returned while the bot sleeps in its constructor: the game is still opening.
+        assert!(matches!(nav, Nav::Stay), "{nav:?}");
+        assert!(
+            screen.starting(),
+            "the plugin is starting (isolated: {isolated})"
+        );
+        let mut frames = 0;
+        let nav = loop {
+            frames += 1;
+            let nav = screen.update(&Input::default(), size, 0.2);
+            if !matches!(nav, Nav::Stay) || !screen.starting() {
+                break nav;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        assert!(
+            matches!(nav, Nav::Replace(_)),
+            "{nav:?}: {:?}",
+            screen.error
+        );
+        assert!(frames > 1, "frames went on while it started");
+    }
+}
+
+#[test]
+fn a_plugin_that_fails_to_start_shows_its_error_on_the_start_screen() {
+    use tavola::gui::screen::{Input, Nav, Screen};
+    let size = macroquad::math::Vec2::new(1280.0, 800.0);
+    for isolated in [false, true] {
+        let refusing = format!("{}:mode=panic-new", artifacts().faulty_bot.display());
+        let mut screen = start_screen_with_white(&refusing, isolated);
+        screen.update(&Input::default(), size, 0.0);
+        let start = screen.layout.start.center();
+        let mut nav = screen.update(&Input::click(start), size, 0.1);
+        while screen.starting() {
+            std::thread::sleep(Duration::from_millis(5));
+            nav = screen.update(&Input::default(), size, 0.2);
+        }
+        assert!(matches!(nav, Nav::Stay), "{nav:?}");
+        let error = screen.error.clone().expect("an error line");
+        assert!(error.contains("faulty"), "names the library: {error}");
+        assert_eq!(error.lines().count(), 1);
+    }
+}

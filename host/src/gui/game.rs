@@ -14,6 +14,7 @@ use tavola_sdk::{Color, Game};
 use super::board::cache::BoardCache;
 use super::board::{BoardView, Scene};
 use super::layout::{GameLayout, MoveList, Overlay, PanelButton};
+use super::opening::Opening;
 use super::prompt::{FilePrompt, PromptAction, PromptLayout, PromptMode, DEFAULT_FILE};
 use super::screen::{Input, Nav, Screen};
 use super::session::Session;
@@ -54,6 +55,8 @@ where
     pub(super) mouse: Vec2,
     /// The board's picture, redrawn only when it changes.
     board: std::cell::RefCell<BoardCache<V>>,
+    /// The next game (New game, Rematch, Load game), while its players are seated.
+    pub(super) opening: Option<Opening>,
 }
 
 impl<V: BoardView> GameScreen<V>
@@ -66,10 +69,14 @@ where
     /// # Errors
     /// As [`Session::new`]: a bad position or variant, a player that cannot be seated.
     pub fn new(setup: &GameSetup) -> anyhow::Result<GameScreen<V>> {
-        let session = Session::<V::Game>::new(setup)?;
+        Ok(GameScreen::with_session(Session::<V::Game>::new(setup)?))
+    }
+
+    /// A screen playing `session` (see [`GameScreen::new`]).
+    pub(super) fn with_session(session: Session<V::Game>) -> GameScreen<V> {
         let flipped =
             V::TURN_FOR_BLACK && session.is_human(Color::Black) && !session.is_human(Color::White);
-        Ok(GameScreen {
+        GameScreen {
             session,
             view: V::default(),
             layout: GameLayout::new(Vec2::new(1280.0, 800.0)),
@@ -84,7 +91,8 @@ where
             now: 0.0,
             mouse: Vec2::new(-1.0, -1.0),
             board: std::cell::RefCell::default(),
-        })
+            opening: None,
+        }
     }
 
     /// A screen continuing the recorded game of `setup` (its `resume`), loaded from `file`, with
@@ -93,11 +101,15 @@ where
     /// # Errors
     /// As [`GameScreen::new`], and a record that does not replay.
     pub fn resumed(setup: &GameSetup, file: &str, notice: String) -> anyhow::Result<GameScreen<V>> {
-        let mut screen = GameScreen::<V>::new(setup)?;
-        screen.record_file = file.to_owned();
-        screen.notice = Some((notice, 0.0));
-        screen.scroll = screen.move_list().scroll_to(screen.session.moves().len());
-        Ok(screen)
+        Ok(GameScreen::<V>::new(setup)?.continuing(file, notice))
+    }
+
+    /// This screen, showing that its game was continued from `file` (with `notice`).
+    pub(super) fn continuing(mut self, file: &str, notice: String) -> GameScreen<V> {
+        self.record_file = file.to_owned();
+        self.notice = Some((notice, 0.0));
+        self.scroll = self.move_list().scroll_to(self.session.moves().len());
+        self
     }
 
     /// The session (tests).
@@ -115,7 +127,6 @@ where
 
     /// A new game from `setup` on a fresh seed, in place of this one.
     fn restart(&mut self, mut setup: GameSetup, swap: bool) -> Nav {
-        self.session.stop_all();
         // A loaded game starts again from its variant's start.
         setup.resume = None;
         if swap {
@@ -125,8 +136,32 @@ where
             .seed
             .wrapping_mul(0x5851_F42D_4C95_7F2D)
             .wrapping_add(1);
-        match GameScreen::<V>::new(&setup) {
-            Ok(screen) => Nav::Replace(Box::new(screen)),
+        let opening = Opening::start(setup, |screen: GameScreen<V>| screen);
+        self.open(opening, "Starting a new game…")
+    }
+
+    /// Shows `opening`'s game once its players are seated; until then this game stays, with
+    /// `waiting` in the status line.
+    fn open(&mut self, opening: Opening, waiting: &str) -> Nav {
+        self.error = None;
+        // Given "at" the end of time: shown until the game opens.
+        self.notice = Some((waiting.to_owned(), f64::INFINITY));
+        self.opening = Some(opening);
+        self.poll_opening()
+    }
+
+    /// The next game, once its players are seated (or why it could not start).
+    fn poll_opening(&mut self) -> Nav {
+        let Some(opened) = self.opening.as_mut().and_then(Opening::poll) else {
+            return Nav::Stay;
+        };
+        self.opening = None;
+        self.notice = None;
+        match opened {
+            Ok(screen) => {
+                self.session.stop_all();
+                Nav::Replace(screen)
+            }
             Err(e) => {
                 self.error = Some(format!("{e:#}"));
                 Nav::Stay
@@ -208,16 +243,15 @@ where
     fn load(&mut self, path: &Path) -> Result<Nav, String> {
         let record = record::last_in_file(path).map_err(|e| format!("{e:#}"))?;
         let kind = GameKind::of_record(&record)?;
+        kind.replays(&record).map_err(|e| format!("{e:#}"))?;
         let mut setup = self.session.setup().clone();
         setup.variant = record.tag("Variant").map(str::to_owned);
         setup.position = None;
         setup.resume = Some(record);
         let notice = format!("Continuing the last game of {}", path.display());
-        let screen = kind
-            .resume(&setup, &path.to_string_lossy(), notice)
-            .map_err(|e| format!("{e:#}"))?;
-        self.session.stop_all();
-        Ok(Nav::Replace(screen))
+        let file = path.to_string_lossy().into_owned();
+        let opening = kind.resuming(setup, file, notice);
+        Ok(self.open(opening, "Loading the game…"))
     }
 
     /// The file prompt's frame: typing, confirming (saving or loading), cancelling.
@@ -335,6 +369,10 @@ where
         self.layout = GameLayout::new(size);
         self.view.layout(self.layout.board_area, self.flipped);
         let plies = self.session.moves().len();
+        let nav = self.poll_opening();
+        if !matches!(nav, Nav::Stay) {
+            return nav;
+        }
         let nav = self.handle_input(input);
         if !matches!(nav, Nav::Stay) {
             return nav;
@@ -542,6 +580,18 @@ mod tests {
         screen.layout.buttons[i]
     }
 
+    /// Frames until the next game, being opened on its own thread, replaces `s` (`nav`: what the
+    /// click that asked for it gave).
+    fn opened(s: &mut GameScreen<AtaxxView>, mut nav: Nav) -> Nav {
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        while matches!(nav, Nav::Stay) && std::time::Instant::now() < deadline {
+            assert!(s.opening.is_some(), "a game is being opened");
+            std::thread::sleep(Duration::from_millis(1));
+            nav = s.update(&Input::default(), SIZE, 0.5);
+        }
+        nav
+    }
+
     /// Frames until the bot has answered.
     fn settle(screen: &mut GameScreen<AtaxxView>, plies: usize) {
         let mut now = 0.0;
@@ -632,6 +682,7 @@ mod tests {
         assert!(s.overlay_open());
         let overlay = Overlay::new(s.view.rect());
         let nav = s.update(&Input::click(overlay.rematch.center()), SIZE, 0.3);
+        let nav = opened(&mut s, nav);
         let Nav::Replace(_) = nav else {
             panic!("{nav:?}")
         };
@@ -727,7 +778,8 @@ mod tests {
 
         // Loading continues the last game, players as chosen on this screen.
         let mut other = screen("random", "human", None);
-        let Nav::Replace(mut loaded) = through_prompt(&mut other, PanelButton::Load, &path) else {
+        let nav = through_prompt(&mut other, PanelButton::Load, &path);
+        let Nav::Replace(mut loaded) = opened(&mut other, nav) else {
             panic!("the loaded game replaces the screen");
         };
         loaded.update(&Input::default(), SIZE, 2.0);

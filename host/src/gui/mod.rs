@@ -23,12 +23,14 @@ use tavola_sdk::games::gonnect::Gonnect;
 use tavola_sdk::games::tablut::Tablut;
 use tavola_sdk::Game;
 
+use crate::builtin::Evaluate;
 use crate::record::GameRecord;
 use crate::text_ui::GameSetup;
 
 pub mod board;
 pub mod game;
 pub mod layout;
+pub mod opening;
 mod panel;
 pub mod plugins;
 pub mod prompt;
@@ -42,7 +44,9 @@ use board::ataxx::AtaxxView;
 use board::dama::DamaView;
 use board::gonnect::GonnectView;
 use board::tablut::TablutView;
+use board::BoardView;
 use game::GameScreen;
+use opening::Opening;
 use screen::{Input, Nav, Screen};
 use theme::Theme;
 
@@ -124,6 +128,44 @@ impl GameKind {
 }
 
 impl GameKind {
+    /// The game screen for `setup`, opened on a thread of its own (see [`Opening`]).
+    #[must_use]
+    pub fn opening(self, setup: GameSetup) -> Opening {
+        fn as_is<V: BoardView>(screen: GameScreen<V>) -> GameScreen<V>
+        where
+            V::Game: Evaluate,
+        {
+            screen
+        }
+        match self {
+            GameKind::Ataxx => Opening::start(setup, as_is::<AtaxxView>),
+            GameKind::Tablut => Opening::start(setup, as_is::<TablutView>),
+            GameKind::Gonnect => Opening::start(setup, as_is::<GonnectView>),
+            GameKind::Dama => Opening::start(setup, as_is::<DamaView>),
+        }
+    }
+
+    /// The game screen continuing the recorded game in `setup.resume`, loaded from `file`,
+    /// opened on a thread of its own (see [`Opening`]).
+    #[must_use]
+    pub fn resuming(self, setup: GameSetup, file: String, notice: String) -> Opening {
+        fn finish<V: BoardView>(
+            file: String,
+            notice: String,
+        ) -> impl FnOnce(GameScreen<V>) -> GameScreen<V>
+        where
+            V::Game: Evaluate,
+        {
+            move |screen| screen.continuing(&file, notice)
+        }
+        match self {
+            GameKind::Ataxx => Opening::start(setup, finish::<AtaxxView>(file, notice)),
+            GameKind::Tablut => Opening::start(setup, finish::<TablutView>(file, notice)),
+            GameKind::Gonnect => Opening::start(setup, finish::<GonnectView>(file, notice)),
+            GameKind::Dama => Opening::start(setup, finish::<DamaView>(file, notice)),
+        }
+    }
+
     /// The game screen continuing the recorded game in `setup.resume`, loaded from `file`.
     ///
     /// # Errors
@@ -140,6 +182,20 @@ impl GameKind {
             GameKind::Gonnect => Box::new(GameScreen::<GonnectView>::resumed(setup, file, notice)?),
             GameKind::Dama => Box::new(GameScreen::<DamaView>::resumed(setup, file, notice)?),
         })
+    }
+
+    /// Checks that the moves of `record` replay in this game (before any player is seated).
+    ///
+    /// # Errors
+    /// The record's position or a move that does not replay.
+    pub fn replays(self, record: &GameRecord) -> anyhow::Result<()> {
+        match self {
+            GameKind::Ataxx => record.replay::<Ataxx>().map(|_| ())?,
+            GameKind::Tablut => record.replay::<Tablut>().map(|_| ())?,
+            GameKind::Gonnect => record.replay::<Gonnect>().map(|_| ())?,
+            GameKind::Dama => record.replay::<Dama>().map(|_| ())?,
+        }
+        Ok(())
     }
 
     /// The game a record is of, if the window shows it.

@@ -9,6 +9,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use macroquad::math::{Rect, Vec2};
 use tavola_sdk::Color;
 
+use super::opening::Opening;
 use super::plugins::{self, FoundPlugin};
 use super::screen::{Input, Nav, Screen};
 use super::theme::Theme;
@@ -227,7 +228,10 @@ pub struct StartScreen {
     /// How plugins run in the games started here (as the command line said).
     pub isolation: Option<WorkerOptions>,
     pub(super) mouse: Vec2,
-    pub(super) layout: StartLayout,
+    /// Where things are, as laid out for the last frame.
+    pub layout: StartLayout,
+    /// The game being opened after Start.
+    opening: Option<Opening>,
 }
 
 impl StartScreen {
@@ -305,6 +309,7 @@ impl StartScreen {
             error: None,
             mouse: Vec2::ZERO,
             layout: StartLayout::new(Vec2::new(1280.0, 800.0), 1, kind.variants().len()),
+            opening: None,
         }
     }
 
@@ -345,18 +350,46 @@ impl StartScreen {
         })
     }
 
-    /// Starts the game, or shows why it cannot start.
+    /// Starts opening the game (its players are seated on a thread of their own, see
+    /// [`Opening`]), or shows why it cannot start.
     fn start(&mut self) -> Nav {
-        let opened = self
-            .setup()
-            .and_then(|setup| self.kind().open(&setup).map_err(|e| format!("{e:#}")));
-        match opened {
-            Ok(screen) => Nav::Replace(screen),
+        match self.setup() {
+            Ok(setup) => {
+                self.error = None;
+                self.opening = Some(self.kind().opening(setup));
+                self.poll_opening()
+            }
             Err(e) => {
-                self.error = Some(e.lines().next().unwrap_or_default().to_owned());
+                self.fail(&e);
                 Nav::Stay
             }
         }
+    }
+
+    /// The game, once its players are seated; or why it cannot start, shown here.
+    fn poll_opening(&mut self) -> Nav {
+        let Some(opened) = self.opening.as_mut().and_then(Opening::poll) else {
+            return Nav::Stay;
+        };
+        self.opening = None;
+        match opened {
+            Ok(screen) => Nav::Replace(screen),
+            Err(e) => {
+                self.fail(&format!("{e:#}"));
+                Nav::Stay
+            }
+        }
+    }
+
+    /// Shows the first line of `error`.
+    fn fail(&mut self, error: &str) {
+        self.error = Some(error.lines().next().unwrap_or_default().to_owned());
+    }
+
+    /// Whether a game is being opened (its players seated).
+    #[must_use]
+    pub fn starting(&self) -> bool {
+        self.opening.is_some()
     }
 }
 
@@ -371,6 +404,14 @@ impl Screen for StartScreen {
         self.mouse = input.mouse;
         self.layout = StartLayout::new(size, GameKind::ALL.len(), self.kind().variants().len());
         let layout = self.layout.clone();
+        if self.opening.is_some() {
+            // Esc gives up waiting; the game, once seated, is then dropped.
+            if input.escape {
+                self.opening = None;
+                return Nav::Stay;
+            }
+            return self.poll_opening();
+        }
         if let Some(color) = self.focus {
             let field = &mut self.players[color.index()].path;
             field.push_str(&input.typed);
@@ -453,8 +494,15 @@ mod tests {
         StartScreen::with_plugins(&setup, GameKind::Ataxx, plugins)
     }
 
+    /// Clicks in `rect`, then (if that started a game) frames until the game opens or fails.
     fn click(screen: &mut StartScreen, rect: Rect) -> Nav {
-        screen.update(&Input::click(rect.center()), SIZE, 0.0)
+        let mut nav = screen.update(&Input::click(rect.center()), SIZE, 0.0);
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        while screen.starting() && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+            nav = screen.update(&Input::default(), SIZE, 0.0);
+        }
+        nav
     }
 
     const SIZE: Vec2 = Vec2::new(1280.0, 800.0);

@@ -133,14 +133,12 @@ pub(super) fn draw(screen: &StartScreen, theme: &Theme, size: Vec2, now: f64) {
     for (i, (&rect, (name, _, _))) in layout.times.iter().zip(TIMES).enumerate() {
         chip(rect, name, i == screen.time);
     }
-    theme.button(
-        layout.start,
-        "Start",
-        ButtonStyle::Primary {
-            hot: layout.start.contains(screen.mouse),
-        },
-        18.0,
-    );
+    let (start, hot) = if screen.starting() {
+        ("Starting the players…", false)
+    } else {
+        ("Start", layout.start.contains(screen.mouse))
+    };
+    theme.button(layout.start, start, ButtonStyle::Primary { hot }, 18.0);
     if let Some(error) = &screen.error {
         theme.text_clipped(
             error,
