@@ -454,14 +454,16 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
             names.join(", ")
         )
     };
-    eprintln!(
+    let mut finished = done.len();
+    let progress = Progress::start(config.progress, total as u64, finished as u64);
+    progress.note(&format!(
         "{heading}, {total} games ({} to play), {} ({}), tc {}, seed {seed}, concurrency {}",
         todo.len(),
         G::NAME,
         variant,
         time_control_words(&config.settings),
         config.concurrency
-    );
+    ));
 
     let mut results_file = results_path
         .as_deref()
@@ -472,8 +474,6 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
     let started = AtomicUsize::new(0);
     let queue = Mutex::new(todo.into_iter());
     let (sender, receiver) = mpsc::channel::<Finished>();
-    let mut finished = done.len();
-    let progress = Progress::start(config.progress, total as u64, finished as u64);
     let mut interrupted = false;
     thread::scope(|scope| -> anyhow::Result<()> {
         for _ in 0..config.concurrency.max(1) {
