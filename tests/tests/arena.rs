@@ -400,6 +400,25 @@ fn a_tournament_prints_a_crosstable_and_a_rating_list() {
         .iter()
         .all(|l| l["white_player"] == 0 || l["black_player"] == 0));
     assert!(output.stdout.contains("gauntlet"), "{output}");
+
+    // Resumed with more games per encounter, it plays only the new ones.
+    let mut args = words("tournament --game ataxx --format gauntlet --games 4 --in-process");
+    args.extend([
+        artifacts.greedy_bot.clone().into(),
+        os("random"),
+        artifacts.random_bot.clone().into(),
+        os("builtin:depth=1"),
+        os("--resume"),
+        results.clone().into(),
+    ]);
+    let output = tavola(args);
+    output.assert_code(0);
+    assert!(output.stderr.contains("12 games (6 to play)"), "{output}");
+    assert_eq!(json_lines(&results).len(), 12);
+    // Another line-up is not this run's.
+    let mut args = words("tournament --game ataxx --games 4 --in-process random random");
+    args.extend([os("--resume"), results.clone().into()]);
+    tavola(args).assert_one_line_error(1, &["another run"]);
 }
 
 #[test]
