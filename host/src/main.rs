@@ -270,7 +270,7 @@ struct TournamentArgs {
     /// :key=value,... options.
     #[arg(required = true, num_args = 2.., value_name = "PLAYER")]
     players: Vec<SeatSpec>,
-    /// Who meets whom: everyone everyone else (round-robin), or the first player each of the
+    /// Who meets whom: each player every other (round-robin), or the first player each of the
     /// others (gauntlet).
     #[arg(long, value_enum, default_value = "round-robin")]
     format: FormatName,
