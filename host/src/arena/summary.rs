@@ -124,32 +124,42 @@ impl Tally {
         sprt.is_some_and(|sprt| sprt.status(self.llr(sprt)) != SprtStatus::Continue)
     }
 
-    /// The running score in a few words. A match: `12.5/20 (+10 =5 -5), Elo 44.2 ± 120.1` from
-    /// player 0's view; a tournament: every player's points, `A 3.5, B 2, C 0.5`.
+    /// The running score in a few words. A match: `A 12.5/20 (+10 =5 -5), Elo 44.2 ± 120.1` from
+    /// player 0's view; a tournament: every player's points, then the leader's Elo against the
+    /// field, `A 3.5, B 2, C 0.5; A Elo 120.4 ± 200.3`.
     #[must_use]
     pub fn progress(&self, names: &[String]) -> String {
-        if self.wdl.len() != 2 {
-            return names
-                .iter()
-                .zip(&self.wdl)
-                .map(|(name, w)| format!("{name} {}", w.wins as f64 + w.draws as f64 / 2.0))
-                .collect::<Vec<_>>()
-                .join(", ");
-        }
-        let w = self.wdl[0];
-        let score = w.wins as f64 + w.draws as f64 / 2.0;
-        let elo = match w.elo() {
+        let points = |w: &Wdl| w.wins as f64 + w.draws as f64 / 2.0;
+        let elo = |w: &Wdl| match w.elo() {
             Some(e) if e.elo.is_finite() => format!("Elo {:.1} ± {:.1}", e.elo, e.error95),
             Some(e) => format!("Elo {}", e.elo),
             None => "Elo -".to_owned(),
         };
+        if self.wdl.len() != 2 {
+            let scores: Vec<String> = names
+                .iter()
+                .zip(&self.wdl)
+                .map(|(name, w)| format!("{name} {}", points(w)))
+                .collect();
+            let leader = (0..self.wdl.len())
+                .max_by(|&a, &b| points(&self.wdl[a]).total_cmp(&points(&self.wdl[b])));
+            return match leader {
+                Some(i) if self.wdl[i].games() > 0 => {
+                    format!("{}; {} {}", scores.join(", "), names[i], elo(&self.wdl[i]))
+                }
+                _ => scores.join(", "),
+            };
+        }
+        let w = self.wdl[0];
         format!(
-            "{} {score}/{} (+{} ={} -{}), {elo}",
+            "{} {}/{} (+{} ={} -{}), {}",
             names.first().map_or("", String::as_str),
+            points(&w),
             w.games(),
             w.wins,
             w.draws,
-            w.losses
+            w.losses,
+            elo(&w)
         )
     }
 }
@@ -722,6 +732,10 @@ mod tests {
         assert!(ratings.iter().all(|r| r.error95 > 0.0));
         // Each player's pairs: strong has pair 0 WW, pair 1 WD and pair 3 LD.
         assert_eq!(summary.players[0].pentanomial, [0, 1, 0, 1, 1]);
+        assert_eq!(
+            tally.progress(&names),
+            "strong 4, middle 2.5, weak 1.5; strong Elo 120.4 ± 334.5"
+        );
         let text = summary.to_string();
         assert!(text.contains("Crosstable"), "{text}");
         assert!(text.contains("2.5/4"), "{text}");
