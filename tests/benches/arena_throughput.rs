@@ -12,10 +12,11 @@
 //! The runs are small (10 samples) so that it finishes in a few minutes on two cores.
 //!
 //! On the two-core development machine, shared with other builds (medians, games per second):
-//! bare SDK about 25 000, arena in-process 180 to 240, isolated 55 to 72. A random game is about 185
-//! plies, so the arena costs some 25 µs a ply in-process (two thread hand-offs, the request's text,
-//! the ABI, the referee's checks) and some 70 µs a ply isolated (a JSON line each way over pipes,
-//! and two worker processes started per game): nothing next to a bot that thinks a millisecond.
+//! bare SDK 15 000 to 25 000, arena in-process 180 to 330, isolated 72 to 90 (three runs, the load
+//! of the machine varying). A random game is about 185 plies, so the arena costs some 15 to 30 µs a
+//! ply in-process (two thread hand-offs, the request's text, the ABI, the referee's checks) and some
+//! 60 to 75 µs a ply isolated (a JSON line each way over pipes, and two worker processes started per
+//! game): nothing next to a bot that thinks a millisecond.
 
 use std::hint::black_box;
 use std::time::Duration;
