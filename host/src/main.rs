@@ -2,7 +2,8 @@
 //!
 //! Exit codes: 0 done (whatever the game's result), 1 an error (bad position, move or file),
 //! 2 a bad command line, 3 a bot library that cannot be used (missing, not a bot, built against
-//! another SDK, refusing the game).
+//! another SDK, refusing the game), 130 a match or tournament stopped by Ctrl-C (its finished games
+//! and summary written).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -10,7 +11,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context as _};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use tavola::arena::runner::{self, MatchConfig};
+use tavola::arena::progress::ProgressMode;
+use tavola::arena::runner::{self, ArenaConfig};
+use tavola::arena::schedule::Format;
 use tavola::builtin::Evaluate;
 use tavola::gui::{self, GameKind, GuiOptions};
 use tavola::referee::Settings;
@@ -30,6 +33,9 @@ const EXIT_ERROR: u8 = 1;
 const EXIT_USAGE: u8 = 2;
 /// Exit code for a bot library that cannot be used.
 const EXIT_BOT: u8 = 3;
+/// Exit code of a match or tournament stopped early by Ctrl-C (128 + SIGINT, as a shell reports a
+/// process that SIGINT ended): the finished games and the summary are written.
+const EXIT_INTERRUPTED: u8 = 130;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -38,7 +44,8 @@ const EXIT_BOT: u8 = 3;
     about = "Play board games against AI bots, and compare bots head-to-head",
     after_help = "Players (--white, --black): human, builtin, random, or the path to a bot library \
                   (a cdylib built with tavola-sdk), optionally followed by :key=value,... options.\n\
-                  Exit codes: 0 done, 1 error, 2 bad command line, 3 a bot library cannot be used."
+                  Exit codes: 0 done, 1 error, 2 bad command line, 3 a bot library cannot be used, \
+                  130 a match or tournament stopped by Ctrl-C."
 )]
 #[command(args_conflicts_with_subcommands = true)]
 struct Cli {
@@ -128,6 +135,9 @@ enum Command {
     /// Play a match between two bots: pairs of games from one opening with colours swapped, with
     /// statistics (Elo, nElo, LOS, pentanomial counts).
     Match(Box<MatchArgs>),
+    /// Play a tournament between bots (round-robin or gauntlet), with a crosstable and a rating
+    /// list fitted over all games.
+    Tournament(Box<TournamentArgs>),
     /// Count the leaf nodes of the move tree (tests and benchmarks move generation).
     Perft(PerftArgs),
     /// Load a bot library and show what it says about itself.
@@ -240,12 +250,57 @@ struct MatchArgs {
     a: SeatSpec,
     /// Player B (see A).
     b: SeatSpec,
-    /// Number of games, played as pairs from one opening with colours swapped.
+    /// Stop when a sequential probability ratio test is decided: `elo0=X elo1=Y [alpha=0.05]
+    /// [beta=0.05] [model=normalized|logistic]` (one quoted word, or words before the players).
+    #[arg(long, num_args = 1..=5, value_name = "KEY=VALUE")]
+    sprt: Vec<String>,
+    #[command(flatten)]
+    arena: ArenaArgs,
+}
+
+#[derive(Debug, Args)]
+struct TournamentArgs {
+    /// The game.
+    #[arg(long, short, value_enum)]
+    game: GameName,
+    /// The variant (rule set); the game's default if omitted.
+    #[arg(long)]
+    variant: Option<String>,
+    /// The players (two or more): builtin, random, or paths to bot libraries, each with
+    /// :key=value,... options.
+    #[arg(required = true, num_args = 2.., value_name = "PLAYER")]
+    players: Vec<SeatSpec>,
+    /// Who meets whom: each player every other (round-robin), or the first player each of the
+    /// others (gauntlet).
+    #[arg(long, value_enum, default_value = "round-robin")]
+    format: FormatName,
+    #[command(flatten)]
+    arena: ArenaArgs,
+}
+
+/// Tournament formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum FormatName {
+    /// Every player meets every other.
+    RoundRobin,
+    /// The first player meets each of the others.
+    Gauntlet,
+}
+
+/// What matches and tournaments share.
+#[derive(Debug, Args)]
+struct ArenaArgs {
+    /// Games of each encounter (a match: the number of games), played as pairs from one opening
+    /// with colours swapped.
     #[arg(long, default_value_t = 100)]
     games: u32,
     /// Time control: BASE+INCREMENT in seconds, or BASE alone (0 for no clock).
     #[arg(long, default_value = "10+0.1", value_parser = time_control)]
     tc: (Duration, Duration),
+    /// A fixed time per move in milliseconds, instead of --tc: each bot is told it with every
+    /// request, and loses on time if it takes longer.
+    #[arg(long, value_name = "MS", conflicts_with = "tc", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    movetime: Option<u64>,
     /// Games played at the same time (default: the cores less one, at least one).
     #[arg(long)]
     concurrency: Option<usize>,
@@ -279,10 +334,6 @@ struct MatchArgs {
     /// Write the final summary as JSON to this file.
     #[arg(long, value_name = "FILE")]
     summary: Option<PathBuf>,
-    /// Stop when a sequential probability ratio test is decided: `elo0=X elo1=Y [alpha=0.05]
-    /// [beta=0.05] [model=normalized|logistic]` (one quoted word, or words before the players).
-    #[arg(long, num_args = 1..=5, value_name = "KEY=VALUE")]
-    sprt: Vec<String>,
     #[command(flatten)]
     bots: BotArgs,
 }
@@ -415,8 +466,29 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
         }
         Some(Command::Match(args)) => {
-            let config = match_config(&args)?;
-            with_game!(args.game, G => match_command::<G>(&config))
+            let mut config = arena_config(
+                &args.arena,
+                args.game,
+                args.variant.clone(),
+                vec![args.a.clone(), args.b.clone()],
+            )?;
+            if !args.sprt.is_empty() {
+                config.sprt = Some(runner::parse_sprt(&args.sprt).map_err(anyhow::Error::msg)?);
+            }
+            with_game!(args.game, G => arena_command::<G>(&config))
+        }
+        Some(Command::Tournament(args)) => {
+            let mut config = arena_config(
+                &args.arena,
+                args.game,
+                args.variant.clone(),
+                args.players.clone(),
+            )?;
+            config.format = match args.format {
+                FormatName::RoundRobin => Format::RoundRobin,
+                FormatName::Gauntlet => Format::Gauntlet,
+            };
+            with_game!(args.game, G => arena_command::<G>(&config))
         }
         Some(Command::Perft(args)) => {
             with_game!(args.game, G => perft_command::<G>(&args))
@@ -454,8 +526,13 @@ fn time_control(text: &str) -> Result<(Duration, Duration), String> {
     }
 }
 
-/// The match's configuration from the command line.
-fn match_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
+/// The configuration of a match or tournament from the command line (a round robin, no SPRT).
+fn arena_config(
+    args: &ArenaArgs,
+    game: GameName,
+    variant: Option<String>,
+    players: Vec<SeatSpec>,
+) -> anyhow::Result<ArenaConfig> {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let concurrency = args.concurrency.unwrap_or(cores.saturating_sub(1)).max(1);
     if concurrency > cores && !args.force_concurrency {
@@ -465,17 +542,27 @@ fn match_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
         );
     }
     let (time, increment) = args.tc;
-    Ok(MatchConfig {
-        players: [args.a.clone(), args.b.clone()],
-        variant: args.variant.clone(),
-        settings: Settings {
+    let settings = match args.movetime {
+        Some(ms) => Settings {
+            time: None,
+            increment: Duration::ZERO,
+            movetime: Some(Duration::from_millis(ms)),
+        },
+        None => Settings {
             time: (!time.is_zero()).then_some(time),
             increment,
+            movetime: None,
         },
+    };
+    Ok(ArenaConfig {
+        players,
+        format: Format::RoundRobin,
+        variant,
+        settings,
         games: args.games,
         concurrency,
         seed: args.seed,
-        opening_plies: args.opening_plies.unwrap_or(match args.game {
+        opening_plies: args.opening_plies.unwrap_or(match game {
             GameName::Ataxx => 4,
             _ => 0,
         }),
@@ -486,23 +573,20 @@ fn match_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
         pgn: args.pgn.clone(),
         summary: args.summary.clone(),
         isolation: args.bots.isolation()?,
-        sprt: if args.sprt.is_empty() {
-            None
-        } else {
-            Some(runner::parse_sprt(&args.sprt).map_err(anyhow::Error::msg)?)
-        },
+        sprt: None,
+        progress: ProgressMode::Auto,
     })
 }
 
-fn match_command<G: Evaluate>(config: &MatchConfig) -> anyhow::Result<ExitCode> {
-    let summary = runner::run_match::<G>(config)?;
+/// Runs a match or tournament and prints its summary; exit code 130 when Ctrl-C stopped it early.
+fn arena_command<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<ExitCode> {
+    let summary = runner::run::<G>(config)?;
     println!("{summary}");
-    if let Some(path) = &config.summary {
-        let json = serde_json::to_string_pretty(&summary)?;
-        std::fs::write(path, json + "\n")
-            .with_context(|| format!("writing the summary to {}", path.display()))?;
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(if summary.interrupted {
+        ExitCode::from(EXIT_INTERRUPTED)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// The setup of one game from the command line's values.
@@ -528,6 +612,7 @@ fn game_setup(
         settings: Settings {
             time: (!time.is_zero()).then_some(time),
             increment,
+            movetime: None,
         },
         seed,
         isolation: bots.isolation()?,

@@ -4,6 +4,7 @@
 use std::fmt;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use tavola_sdk::abi::Clocks;
 use tavola_sdk::{Color, Game, ParseMoveError, Position, SearchInfo};
 
 use crate::record::{GameRecord, RecordedMove};
@@ -16,6 +17,10 @@ pub struct Settings {
     pub time: Option<Duration>,
     /// Time added to a player's clock after each of their moves.
     pub increment: Duration,
+    /// A fixed time for every move (`None`: none): the bot is told it with each request, and loses
+    /// on time if it takes longer. Usually instead of a clock (`time: None`); with one, whichever
+    /// runs out first counts.
+    pub movetime: Option<Duration>,
 }
 
 impl Default for Settings {
@@ -23,6 +28,22 @@ impl Default for Settings {
         Settings {
             time: Some(Duration::from_secs(120)),
             increment: Duration::ZERO,
+            movetime: None,
+        }
+    }
+}
+
+impl Settings {
+    /// The time control as the record's `TimeControl` tag writes it: `base+increment` in seconds,
+    /// `1/seconds` for a fixed time per move (PGN's "moves/seconds"), `-` for none.
+    #[must_use]
+    pub fn tag(&self) -> String {
+        match (self.movetime, self.time) {
+            (Some(movetime), _) => format!("1/{}", movetime.as_secs_f64()),
+            (None, Some(time)) => {
+                format!("{}+{}", time.as_secs_f64(), self.increment.as_secs_f64())
+            }
+            (None, None) => "-".to_owned(),
         }
     }
 }
@@ -223,17 +244,7 @@ impl<G: Game> Referee<G> {
         record.set_tag("White", white);
         record.set_tag("Black", black);
         record.set_tag("Date", today());
-        record.set_tag(
-            "TimeControl",
-            match self.settings.time {
-                None => "-".to_owned(),
-                Some(time) => format!(
-                    "{}+{}",
-                    time.as_secs_f64(),
-                    self.settings.increment.as_secs_f64()
-                ),
-            },
-        );
+        record.set_tag("TimeControl", self.settings.tag());
         let is_standard_start = match (&start, &standard_start) {
             (Some(a), Some(b)) => a.to_string() == b.to_string(),
             _ => false,
@@ -319,14 +330,26 @@ impl<G: Game> Referee<G> {
             start_text: self.start_text.clone(),
             moves_text: self.moves_text.clone(),
             position: self.position.clone(),
-            clocks: seat::clocks(
-                ms(self.clocks[me.index()]),
-                ms(self.clocks[me.other().index()]),
-                ms(Some(self.settings.increment)).unwrap_or(0),
-            ),
+            clocks: Clocks {
+                movetime_ms: ms(self.settings.movetime).into(),
+                ..seat::clocks(
+                    ms(self.clocks[me.index()]),
+                    ms(self.clocks[me.other().index()]),
+                    ms(Some(self.settings.increment)).unwrap_or(0),
+                )
+            },
         };
         self.turn_started = Some(Instant::now());
         request
+    }
+
+    /// The most time `color` may take for its move now: its clock, or the time per move if that is
+    /// shorter; `None` without either.
+    pub fn turn_limit(&self, color: Color) -> Option<Duration> {
+        match (self.clocks[color.index()], self.settings.movetime) {
+            (Some(left), Some(movetime)) => Some(left.min(movetime)),
+            (left, movetime) => left.or(movetime),
+        }
     }
 
     /// Whether the side to move's clock is running (between [`Referee::begin_turn`] and
@@ -391,6 +414,17 @@ impl<G: Game> Referee<G> {
                 return self.forfeit(me, termination, &reason);
             }
         };
+        if self
+            .settings
+            .movetime
+            .is_some_and(|movetime| elapsed > movetime)
+        {
+            return self.forfeit(
+                me,
+                Termination::TimeForfeit,
+                "took longer than the time per move",
+            );
+        }
         if let Some(left) = self.clocks[me.index()] {
             if elapsed > left {
                 return self.forfeit(me, Termination::TimeForfeit, "ran out of time");
@@ -450,7 +484,7 @@ impl<G: Game> Referee<G> {
             let me = self.position.side_to_move();
             let seat = &mut seats[me.index()];
             self.start_turn(seat);
-            let wait = seat.wait(self.clocks[me.index()]);
+            let wait = seat.wait(self.turn_limit(me));
             if let Some(event) = self.finish_turn(wait, seat.search_info()) {
                 on_move(&event);
             }
@@ -650,6 +684,7 @@ mod tests {
         let settings = Settings {
             time: Some(Duration::from_millis(50)),
             increment: Duration::ZERO,
+            movetime: None,
         };
         let started = Instant::now();
         let (result, _) = play(
@@ -667,11 +702,70 @@ mod tests {
         );
     }
 
+    /// Answers with a random move, after noting the time per move it was given.
+    struct Timed(
+        std::sync::Arc<std::sync::Mutex<Vec<Option<u64>>>>,
+        RandomBrain<Ataxx>,
+    );
+
+    impl Brain<Ataxx> for Timed {
+        fn choose(&mut self, request: &Request<Ataxx>, control: &Control) -> Answer {
+            if let Ok(mut seen) = self.0.lock() {
+                seen.push(request.clocks.movetime_ms.into_option());
+            }
+            self.1.choose(request, control)
+        }
+    }
+
+    #[test]
+    fn a_fixed_time_per_move_is_told_and_enforced() {
+        let settings = Settings {
+            time: None,
+            increment: Duration::ZERO,
+            movetime: Some(Duration::from_millis(300)),
+        };
+        let seen = std::sync::Arc::default();
+        let white = seat(
+            "w",
+            Timed(std::sync::Arc::clone(&seen), RandomBrain::new(1)),
+        );
+        let (result, moves) = play(white, random(2), settings);
+        assert_eq!(result.termination, Termination::Normal, "{result}");
+        let seen = seen.lock().unwrap();
+        assert_eq!(seen.len(), moves.len().div_ceil(2));
+        assert!(seen.iter().all(|&m| m == Some(300)), "{seen:?}");
+
+        // A player slower than the time per move loses on time, whatever its clock.
+        let settings = Settings {
+            time: Some(Duration::from_secs(60)),
+            movetime: Some(Duration::from_millis(50)),
+            ..settings
+        };
+        let (result, _) = play(
+            random(3),
+            seat("slow", Sleepy(Duration::from_secs(30))),
+            settings,
+        );
+        assert_eq!(
+            (result.winner, result.termination),
+            (Some(Color::White), Termination::TimeForfeit)
+        );
+        let start = Ataxx::start(None).unwrap();
+        let referee = Referee::<Ataxx>::new(start, settings);
+        assert_eq!(
+            referee.turn_limit(Color::White),
+            Some(Duration::from_millis(50))
+        );
+        assert_eq!(settings.tag(), "1/0.05");
+        assert_eq!(Settings::default().tag(), "120+0");
+    }
+
     #[test]
     fn the_increment_is_added_after_each_move() {
         let settings = Settings {
             time: Some(Duration::from_secs(10)),
             increment: Duration::from_secs(1),
+            movetime: None,
         };
         let start = Ataxx::start(None).unwrap();
         let mut referee = Referee::<Ataxx>::new(start, settings);

@@ -2,8 +2,12 @@
 
 use std::ffi::OsString;
 use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
 
-use tavola_tests::{artifacts, tavola, Output, TempDir};
+use tavola::record::GameRecord;
+use tavola_tests::{artifacts, tavola, Output, TempDir, TIMEOUT};
 
 /// Runs `tavola match` random (A) against greedy (B) with `extra` flags.
 fn run_match(extra: &[&OsString]) -> Output {
@@ -131,6 +135,12 @@ fn a_resumed_match_ends_with_exactly_the_games_asked_for() {
     ]);
     output.assert_code(0);
     assert!(output.stderr.contains("(4 to play)"), "{output}");
+    assert!(
+        output
+            .stderr
+            .contains("results.jsonl:7: the last line was cut short"),
+        "the torn line is reported\n{output}"
+    );
     let text = std::fs::read_to_string(&results).unwrap();
     let lines: Vec<&str> = text.lines().filter(|l| l.ends_with('}')).collect();
     assert_eq!(lines.len(), 10, "{text}");
@@ -279,4 +289,348 @@ fn openings_come_from_a_file_and_long_games_are_adjudicated() {
     std::fs::remove_file(&results).unwrap();
     let bad = dir.write("bad.txt", "x5o/7/7/7/7/7/o5x x 0 1\nnot a position\n");
     tavola(args(&bad)).assert_one_line_error(1, &["bad.txt:2"]);
+}
+
+/// The words of `line`, split at spaces, as arguments.
+fn words(line: &str) -> Vec<OsString> {
+    line.split_whitespace().map(OsString::from).collect()
+}
+
+/// The faulty bot's library with `:mode=MODE`.
+fn faulty(mode: &str) -> OsString {
+    let mut spec = artifacts().faulty_bot.clone().into_os_string();
+    spec.push(format!(":mode={mode}"));
+    spec
+}
+
+fn records(path: &Path) -> Vec<GameRecord> {
+    GameRecord::parse_all(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn summary_of(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn a_tournament_prints_a_crosstable_and_a_rating_list() {
+    let artifacts = artifacts();
+    let dir = TempDir::new("arena-tournament");
+    let results = dir.path().join("results.jsonl");
+    let pgn = dir.path().join("games.pgn");
+    let summary = dir.path().join("summary.json");
+    let mut args = words("tournament --game ataxx --games 2 --seed 4 --concurrency 1 --tc 5+0.05");
+    args.extend([
+        artifacts.random_bot.clone().into(),
+        artifacts.greedy_bot.clone().into(),
+        os("random"),
+        os("builtin:depth=1"),
+        os("--results"),
+        results.clone().into(),
+        os("--pgn"),
+        pgn.clone().into(),
+        os("--summary"),
+        summary.clone().into(),
+    ]);
+    let output = tavola(args);
+    output.assert_code(0).assert_no_panic_on_stdout();
+    assert!(output.stdout.contains("Crosstable"), "{output}");
+    assert!(
+        output.stdout.contains("Rating list (Bradley-Terry"),
+        "{output}"
+    );
+
+    // Six encounters of two games each.
+    let lines = json_lines(&results);
+    assert_eq!(lines.len(), 12, "{output}");
+    let mut encounters = std::collections::BTreeMap::new();
+    for line in &lines {
+        let (w, b) = (
+            line["white_player"].as_u64().unwrap(),
+            line["black_player"].as_u64().unwrap(),
+        );
+        *encounters.entry((w.min(b), w.max(b))).or_insert(0) += 1;
+    }
+    assert_eq!(encounters.len(), 6, "{encounters:?}");
+    assert!(encounters.values().all(|&n| n == 2), "{encounters:?}");
+    let mut rounds: Vec<usize> = records(&pgn)
+        .iter()
+        .map(|r| r.tag("Round").unwrap().parse().unwrap())
+        .collect();
+    rounds.sort_unstable();
+    assert_eq!(rounds, (1..=12).collect::<Vec<_>>());
+
+    let summary = summary_of(&summary);
+    assert_eq!(summary["format"], "round-robin");
+    assert_eq!(summary["games"], 12);
+    let rows = summary["crosstable"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    let mut points = 0.0;
+    for (i, row) in rows.iter().enumerate() {
+        let against = row["against"].as_array().unwrap();
+        for (j, cell) in against.iter().enumerate() {
+            if i == j {
+                assert!(cell.is_null(), "{summary}");
+            } else {
+                assert_eq!(cell[1], 2, "{summary}");
+                points += cell[0].as_f64().unwrap();
+            }
+        }
+    }
+    assert_eq!(points, 12.0, "one point per game");
+    let ratings = summary["ratings"].as_array().unwrap();
+    assert_eq!(ratings.len(), 4, "{summary}");
+    assert!(ratings.iter().all(|r| r["error95"].as_f64().unwrap() > 0.0));
+
+    // A gauntlet: the first player against each of the others only.
+    let results = dir.path().join("gauntlet.jsonl");
+    let mut args = words("tournament --game ataxx --format gauntlet --games 2 --in-process");
+    args.extend([
+        artifacts.greedy_bot.clone().into(),
+        os("random"),
+        artifacts.random_bot.clone().into(),
+        os("builtin:depth=1"),
+        os("--results"),
+        results.clone().into(),
+    ]);
+    let output = tavola(args);
+    output.assert_code(0);
+    let lines = json_lines(&results);
+    assert_eq!(lines.len(), 6, "{output}");
+    assert!(lines
+        .iter()
+        .all(|l| l["white_player"] == 0 || l["black_player"] == 0));
+    assert!(output.stdout.contains("gauntlet"), "{output}");
+
+    // Resumed with more games per encounter, it plays only the new ones.
+    let mut args = words("tournament --game ataxx --format gauntlet --games 4 --in-process");
+    args.extend([
+        artifacts.greedy_bot.clone().into(),
+        os("random"),
+        artifacts.random_bot.clone().into(),
+        os("builtin:depth=1"),
+        os("--resume"),
+        results.clone().into(),
+    ]);
+    let output = tavola(args);
+    output.assert_code(0);
+    assert!(output.stderr.contains("12 games (6 to play)"), "{output}");
+    assert_eq!(json_lines(&results).len(), 12);
+    // Another line-up is not this run's.
+    let mut args = words("tournament --game ataxx --games 4 --in-process random random");
+    args.extend([os("--resume"), results.clone().into()]);
+    tavola(args).assert_one_line_error(1, &["another run"]);
+}
+
+#[test]
+fn a_time_per_move_reaches_every_kind_of_seat() {
+    let artifacts = artifacts();
+    let dir = TempDir::new("arena-movetime");
+    let told = faulty("movetime");
+    // The faulty bot in this mode plays legally only when its Context has a time per move.
+    for (opponent, isolation) in [
+        (os("builtin"), os("--in-process")),
+        (os("random"), os("--bot-memory=2048")),
+        (artifacts.random_bot.clone().into(), os("--bot-memory=2048")),
+        (artifacts.random_bot.clone().into(), os("--in-process")),
+    ] {
+        let results = dir.path().join("results.jsonl");
+        let pgn = dir.path().join("games.pgn");
+        let _ = std::fs::remove_file(&results);
+        let _ = std::fs::remove_file(&pgn);
+        let mut args = words("match --game ataxx --games 2 --movetime 250 --concurrency 1");
+        args.extend([
+            isolation,
+            told.clone(),
+            opponent,
+            os("--results"),
+            results.clone().into(),
+            os("--pgn"),
+            pgn.clone().into(),
+        ]);
+        let output = tavola(args);
+        output.assert_code(0);
+        assert!(output.stderr.contains("tc 0.25 s/move"), "{output}");
+        let lines = json_lines(&results);
+        assert_eq!(lines.len(), 2, "{output}");
+        assert!(
+            lines.iter().all(|l| l["termination"] == "normal"),
+            "{output}"
+        );
+        assert!(records(&pgn)
+            .iter()
+            .all(|r| r.tag("TimeControl") == Some("1/0.25")));
+    }
+
+    // Without a time per move, the same bot reports an error.
+    let mut args = words("match --game ataxx --games 2 --tc 5");
+    args.extend([told, os("random")]);
+    let output = tavola(args);
+    output.assert_code(0);
+    assert!(
+        output.stdout.contains("lost by: crash 2 (bot error 2)"),
+        "{output}"
+    );
+
+    // A bot that thinks past the time per move loses on time, and its worker is stopped.
+    let summary = dir.path().join("summary.json");
+    let mut args = words("match --game ataxx --games 2 --movetime 100 --concurrency 1");
+    args.extend([
+        faulty("slow"),
+        os("random"),
+        os("--summary"),
+        summary.clone().into(),
+    ]);
+    let output = tavola(args);
+    output.assert_code(0);
+    let summary = summary_of(&summary);
+    assert_eq!(summary["time_losses"], 2, "{output}");
+    assert_eq!(summary["players"][0]["losses_by"]["time forfeit"], 2);
+
+    tavola(words(
+        "match --game ataxx --movetime 100 --tc 5 random random",
+    ))
+    .assert_code(2);
+}
+
+/// Starts `tavola args`, its stdout and stderr going to files in `dir`.
+fn spawn(dir: &Path, args: &[OsString]) -> Child {
+    let file = |name: &str| std::fs::File::create(dir.join(name)).unwrap();
+    Command::new(&artifacts().tavola)
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .stdout(file("stdout.txt"))
+        .stderr(file("stderr.txt"))
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until `ready` holds (checked every few milliseconds), failing after [`TIMEOUT`].
+fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
+    let until = Instant::now() + TIMEOUT;
+    while !ready() {
+        assert!(Instant::now() < until, "waited in vain for {what}");
+        thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn finished_lines(path: &Path) -> usize {
+    std::fs::read_to_string(path)
+        .map(|text| text.lines().filter(|l| l.ends_with('}')).count())
+        .unwrap_or(0)
+}
+
+/// The exit status of `child`, killing it (and failing) after [`TIMEOUT`].
+fn wait_exit(child: &mut Child) -> std::process::ExitStatus {
+    let until = Instant::now() + TIMEOUT;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if Instant::now() > until {
+            let _ = child.kill();
+            panic!("the run did not end");
+        }
+        thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn interrupt(child: &Child) {
+    let pid = i32::try_from(child.id()).unwrap();
+    // SAFETY: signalling our own child.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+}
+
+#[test]
+fn the_first_ctrl_c_finishes_the_games_being_played_and_resume_completes_the_run() {
+    let artifacts = artifacts();
+    let dir = TempDir::new("arena-interrupt");
+    let results = dir.path().join("results.jsonl");
+    let pgn = dir.path().join("games.pgn");
+    let summary = dir.path().join("summary.json");
+    let args = |file: &str| -> Vec<OsString> {
+        let mut args = words(
+            "match --game ataxx --games 400 --seed 9 --tc 0 --concurrency 2 --force-concurrency \
+             --in-process",
+        );
+        args.extend([
+            artifacts.random_bot.clone().into(),
+            os("random"),
+            os(file),
+            results.clone().into(),
+            os("--pgn"),
+            pgn.clone().into(),
+            os("--summary"),
+            summary.clone().into(),
+        ]);
+        args
+    };
+    let mut child = spawn(dir.path(), &args("--results"));
+    wait_for("three finished games", || finished_lines(&results) >= 3);
+    interrupt(&child);
+    let status = wait_exit(&mut child);
+    let stderr = std::fs::read_to_string(dir.path().join("stderr.txt")).unwrap();
+    let stdout = std::fs::read_to_string(dir.path().join("stdout.txt")).unwrap();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("Interrupted: finishing the"), "{stderr}");
+    let lines = json_lines(&results);
+    let finished = lines.len();
+    assert!((3..400).contains(&finished), "{finished} games\n{stderr}");
+    let written = summary_of(&summary);
+    assert_eq!(written["games"], finished as u64, "{written}");
+    assert_eq!(written["interrupted"], true);
+    assert!(stdout.contains("interrupted"), "{stdout}");
+    assert_eq!(records(&pgn).len(), finished);
+
+    let output = tavola(args("--resume"));
+    output.assert_code(0);
+    let lines = json_lines(&results);
+    let mut indices: Vec<u64> = lines.iter().map(|l| l["index"].as_u64().unwrap()).collect();
+    indices.sort_unstable();
+    assert_eq!(indices, (0..400).collect::<Vec<_>>(), "{output}");
+    let written = summary_of(&summary);
+    assert_eq!(
+        (written["games"].as_u64(), written["interrupted"].as_bool()),
+        (Some(400), Some(false))
+    );
+    assert_eq!(records(&pgn).len(), 400);
+}
+
+#[test]
+fn a_second_ctrl_c_stops_at_once_and_loses_no_finished_game() {
+    let artifacts = artifacts();
+    let dir = TempDir::new("arena-interrupt-twice");
+    let results = dir.path().join("results.jsonl");
+    // Every game lasts its time per move (then a forfeit): games are always being played.
+    let args = |file: &str, games: &str| -> Vec<OsString> {
+        let mut args = words(&format!(
+            "match --game ataxx --games {games} --seed 2 --movetime 1500 --concurrency 2 \
+             --force-concurrency"
+        ));
+        args.extend([
+            faulty("slow"),
+            artifacts.random_bot.clone().into(),
+            os(file),
+            results.clone().into(),
+        ]);
+        args
+    };
+    let mut child = spawn(dir.path(), &args("--results", "1000"));
+    let stderr = || std::fs::read_to_string(dir.path().join("stderr.txt")).unwrap_or_default();
+    wait_for("a finished game", || finished_lines(&results) >= 1);
+    interrupt(&child);
+    wait_for("the first Ctrl-C to be taken", || {
+        stderr().contains("Interrupted")
+    });
+    interrupt(&child);
+    let status = wait_exit(&mut child);
+    use std::os::unix::process::ExitStatusExt as _;
+    assert_eq!(status.signal(), Some(libc::SIGINT), "{}", stderr());
+    let finished = finished_lines(&results);
+    assert!(finished >= 1);
+
+    // Every finished game is there; the run goes on from them.
+    let target = (finished + 2).to_string();
+    tavola(args("--resume", &target)).assert_code(0);
+    assert_eq!(json_lines(&results).len(), finished + 2);
 }

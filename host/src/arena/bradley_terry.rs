@@ -59,6 +59,21 @@ impl Crosstable {
         self.games[a * self.players + b]
     }
 
+    /// The same table with one virtual draw added to every encounter that was played: a weak
+    /// prior that keeps the ratings finite when a player won or lost every game (as BayesElo's and
+    /// Ordo's priors do), while moving them little once there are many games.
+    pub fn with_virtual_draws(&self) -> Crosstable {
+        let mut table = self.clone();
+        for a in 0..self.players {
+            for b in a + 1..self.players {
+                if self.games(a, b) > 0 {
+                    table.add_game(a, b, 0.5);
+                }
+            }
+        }
+        table
+    }
+
     /// Whether every player can be compared with every other: in the graph where `i → j` when `i`
     /// scored anything against `j`, every player reaches every other. This is exactly when the
     /// maximum-likelihood ratings exist and are finite.
@@ -135,6 +150,85 @@ pub fn fit(table: &Crosstable) -> Option<Vec<f64>> {
     let ratings: Vec<f64> = gamma.iter().map(|g| 400.0 * g.log10()).collect();
     let mean = ratings.iter().sum::<f64>() / n as f64;
     Some(ratings.iter().map(|r| r - mean).collect())
+}
+
+/// A player's rating with the half-width of its 95 % interval, in Elo.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rating {
+    /// The rating, relative to the players' mean.
+    pub elo: f64,
+    /// Half the width of the 95 % confidence interval.
+    pub error95: f64,
+}
+
+/// The ratings of [`fit`] with 95 % error bars, or `None` when [`fit`] has none.
+///
+/// The errors come from the curvature of the log-likelihood at its maximum (the observed Fisher
+/// information): in natural-log strengths `θ`, the information is the weighted graph Laplacian
+/// `Iᵢᵢ = Σⱼ wᵢⱼ`, `Iᵢⱼ = −wᵢⱼ`, `wᵢⱼ = nᵢⱼ pᵢⱼ (1 − pᵢⱼ)`. Ratings are anchored to mean 0, so their
+/// covariance is the pseudo-inverse of `I`, `(I + J/n)⁻¹ − J/n` (`J` all ones), and a player's
+/// error is `z · √Σᵢᵢ · 400 / ln 10`. A draw counts as half a win here too, which makes the errors
+/// slightly wide when there are many draws.
+pub fn fit_with_errors(table: &Crosstable) -> Option<Vec<Rating>> {
+    let ratings = fit(table)?;
+    let n = table.players;
+    let scale = 400.0 / std::f64::consts::LN_10;
+    let theta: Vec<f64> = ratings.iter().map(|r| r / scale).collect();
+    let mut matrix = vec![vec![1.0 / n as f64; n]; n];
+    for i in 0..n {
+        for j in (0..n).filter(|&j| j != i) {
+            let p = 1.0 / (1.0 + (theta[j] - theta[i]).exp());
+            let w = table.games(i, j) as f64 * p * (1.0 - p);
+            matrix[i][i] += w;
+            matrix[i][j] -= w;
+        }
+    }
+    let inverse = invert(matrix)?;
+    Some(
+        ratings
+            .iter()
+            .enumerate()
+            .map(|(i, &elo)| Rating {
+                elo,
+                error95: crate::arena::stats::Z95
+                    * (inverse[i][i] - 1.0 / n as f64).max(0.0).sqrt()
+                    * scale,
+            })
+            .collect(),
+    )
+}
+
+/// The inverse of a square matrix by Gauss-Jordan elimination with partial pivoting; `None` when
+/// it is singular.
+fn invert(mut a: Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
+    let n = a.len();
+    let mut inverse: Vec<Vec<f64>> = (0..n)
+        .map(|i| (0..n).map(|j| f64::from(u8::from(i == j))).collect())
+        .collect();
+    for column in 0..n {
+        let pivot =
+            (column..n).max_by(|&x, &y| a[x][column].abs().total_cmp(&a[y][column].abs()))?;
+        if a[pivot][column].abs() < 1e-12 {
+            return None;
+        }
+        a.swap(column, pivot);
+        inverse.swap(column, pivot);
+        let divisor = a[column][column];
+        for j in 0..n {
+            a[column][j] /= divisor;
+            inverse[column][j] /= divisor;
+        }
+        for row in (0..n).filter(|&row| row != column) {
+            let factor = a[row][column];
+            if factor != 0.0 {
+                for j in 0..n {
+                    a[row][j] -= factor * a[column][j];
+                    inverse[row][j] -= factor * inverse[column][j];
+                }
+            }
+        }
+    }
+    Some(inverse)
 }
 
 #[cfg(test)]
@@ -230,6 +324,77 @@ mod tests {
         assert_eq!(fit(&table), None);
         // No games at all.
         assert_eq!(fit(&Crosstable::new(2)), None);
+    }
+
+    #[test]
+    fn two_player_errors_match_the_closed_form() {
+        // 30 points of 40: the difference d = ln 3 in natural-log strengths has variance
+        // 1 / (n p (1 - p)); each rating is ±d/2, so its standard error is half of √ that.
+        let mut table = Crosstable::new(2);
+        add(&mut table, 0, 1, 25, 10, 5);
+        let ratings = fit_with_errors(&table).unwrap();
+        let p: f64 = 0.75;
+        let se = 0.5 / (40.0 * p * (1.0 - p)).sqrt() * 400.0 / std::f64::consts::LN_10;
+        for rating in &ratings {
+            assert!(
+                close(rating.error95, crate::arena::stats::Z95 * se, 1e-6),
+                "{ratings:?}"
+            );
+        }
+        assert!(close(ratings[0].elo, 200.0 * 3f64.log10(), 1e-6));
+        assert_eq!(fit_with_errors(&Crosstable::new(2)), None);
+    }
+
+    #[test]
+    fn errors_shrink_with_more_games_and_grow_for_the_less_connected() {
+        // Player 2 meets only player 0, and rarely.
+        let mut table = Crosstable::new(3);
+        add(&mut table, 0, 1, 10, 10, 10);
+        add(&mut table, 0, 2, 2, 0, 2);
+        let few = fit_with_errors(&table).unwrap();
+        assert!(
+            few[2].error95 > few[0].error95 && few[2].error95 > few[1].error95,
+            "{few:?}"
+        );
+        let mut more = Crosstable::new(3);
+        add(&mut more, 0, 1, 40, 40, 40);
+        add(&mut more, 0, 2, 8, 0, 8);
+        let more = fit_with_errors(&more).unwrap();
+        for (a, b) in few.iter().zip(&more) {
+            assert!(b.error95 < a.error95, "{few:?} {more:?}");
+            assert!(close(a.elo, b.elo, 1e-6));
+        }
+    }
+
+    #[test]
+    fn a_matrix_inverts() {
+        let inverse = invert(vec![vec![4.0, 7.0], vec![2.0, 6.0]]).unwrap();
+        let expected = [[0.6, -0.7], [-0.2, 0.4]];
+        for (row, want) in inverse.iter().zip(expected) {
+            for (x, y) in row.iter().zip(want) {
+                assert!(close(*x, y, 1e-12), "{inverse:?}");
+            }
+        }
+        assert_eq!(invert(vec![vec![1.0, 2.0], vec![2.0, 4.0]]), None);
+    }
+
+    #[test]
+    fn virtual_draws_bound_a_clean_sweep() {
+        let mut table = Crosstable::new(3);
+        add(&mut table, 0, 1, 4, 0, 0);
+        add(&mut table, 0, 2, 4, 0, 0);
+        add(&mut table, 1, 2, 2, 1, 1);
+        assert_eq!(fit(&table), None);
+        let prior = table.with_virtual_draws();
+        assert_eq!(prior.games(0, 1), 5);
+        assert_eq!(prior.score(1, 0), 0.5);
+        let ratings = fit_with_errors(&prior).unwrap();
+        assert!(ratings[0].elo > ratings[1].elo && ratings[1].elo > ratings[2].elo);
+        // Players who never met stay apart.
+        let mut apart = Crosstable::new(4);
+        add(&mut apart, 0, 1, 1, 0, 0);
+        add(&mut apart, 2, 3, 1, 0, 0);
+        assert_eq!(fit(&apart.with_virtual_draws()), None);
     }
 
     #[test]

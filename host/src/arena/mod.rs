@@ -1,11 +1,16 @@
 //! The arena: bots against each other, head to head or in tournaments, with statistics people can
 //! trust.
 //!
-//! This layer is pure and tested on its own: [`stats`] turns results into Elo, nElo, LOS and SPRT
-//! decisions, [`schedule`] decides which games are played in which order from which openings, and
-//! [`bradley_terry`] fits one rating list over all the games of a tournament.
+//! The statistics are pure and tested on their own: [`stats`] turns results into Elo, nElo, LOS
+//! and SPRT decisions, [`schedule`] decides which games are played in which order from which
+//! openings, and [`bradley_terry`] fits one rating list over all the games of a tournament.
+//! [`runner`] plays the games, [`results`] writes them so that no kill loses a finished one,
+//! [`summary`] tallies them, and [`progress`] shows how far the run is.
 
 pub mod bradley_terry;
+pub mod progress;
+pub mod results;
 pub mod runner;
 pub mod schedule;
 pub mod stats;
+pub mod summary;

@@ -76,20 +76,40 @@ struct Sample {
     games_per_sample: f64,
 }
 
+/// The count an empty bucket stands for in the SPRT (see [`Sprt::llr`]).
+const EMPTY_BUCKET: f64 = 1e-3;
+
 impl Sample {
     /// `None` when there is no sample.
     fn new(buckets: &[(f64, u64)], games_per_sample: f64) -> Option<Sample> {
-        let total: u64 = buckets.iter().map(|&(_, count)| count).sum();
-        if total == 0 {
+        Sample::weighted(
+            buckets.iter().map(|&(s, c)| (s, c as f64)),
+            games_per_sample,
+        )
+    }
+
+    /// As [`Sample::new`], but every empty bucket counted as [`EMPTY_BUCKET`] (not a whole
+    /// sample): the regularisation of the SPRT. `None` when there is no sample.
+    fn regularized(buckets: &[(f64, u64)], games_per_sample: f64) -> Option<Sample> {
+        if buckets.iter().all(|&(_, c)| c == 0) {
             return None;
         }
-        let n = total as f64;
-        let mean = buckets.iter().map(|&(s, c)| s * c as f64).sum::<f64>() / n;
-        let variance = buckets
+        let counts = buckets
             .iter()
-            .map(|&(s, c)| c as f64 * (s - mean).powi(2))
-            .sum::<f64>()
-            / n;
+            .map(|&(s, c)| (s, if c == 0 { EMPTY_BUCKET } else { c as f64 }));
+        Sample::weighted(counts, games_per_sample)
+    }
+
+    fn weighted(
+        buckets: impl Iterator<Item = (f64, f64)> + Clone,
+        games_per_sample: f64,
+    ) -> Option<Sample> {
+        let n: f64 = buckets.clone().map(|(_, count)| count).sum();
+        if n <= 0.0 {
+            return None;
+        }
+        let mean = buckets.clone().map(|(s, c)| s * c).sum::<f64>() / n;
+        let variance = buckets.map(|(s, c)| c * (s - mean).powi(2)).sum::<f64>() / n;
         Some(Sample {
             n,
             mean,
@@ -252,11 +272,12 @@ impl Wdl {
         self.sample().map(|s| s.los())
     }
 
+    fn buckets(&self) -> [(f64, u64); 3] {
+        [(1.0, self.wins), (0.5, self.draws), (0.0, self.losses)]
+    }
+
     fn sample(&self) -> Option<Sample> {
-        Sample::new(
-            &[(1.0, self.wins), (0.5, self.draws), (0.0, self.losses)],
-            1.0,
-        )
+        Sample::new(&self.buckets(), 1.0)
     }
 }
 
@@ -313,17 +334,18 @@ impl Pentanomial {
         self.sample().map(|s| s.los())
     }
 
+    fn buckets(&self) -> [(f64, u64); 5] {
+        [
+            (0.0, self.ll),
+            (0.25, self.ld),
+            (0.5, self.wl_dd),
+            (0.75, self.wd),
+            (1.0, self.ww),
+        ]
+    }
+
     fn sample(&self) -> Option<Sample> {
-        Sample::new(
-            &[
-                (0.0, self.ll),
-                (0.25, self.ld),
-                (0.5, self.wl_dd),
-                (0.75, self.wd),
-                (1.0, self.ww),
-            ],
-            2.0,
-        )
+        Sample::new(&self.buckets(), 2.0)
     }
 }
 
@@ -373,15 +395,21 @@ impl Sprt {
         )
     }
 
-    /// The log-likelihood ratio of per-game results. 0 (no evidence) without games or when every
-    /// game had the same result, where the Gaussian approximation has no variance to work with.
+    /// The log-likelihood ratio of per-game results; 0 (no evidence) without games.
+    ///
+    /// Every empty bucket (no draws, say) counts as a thousandth of a game, as fastchess does: when
+    /// every game had the same result the observed variance would otherwise be 0, the Gaussian
+    /// approximation undefined, and a run of wins could never decide the test. With the
+    /// regularisation such a run drives the LLR up by about the same amount per game, and data with
+    /// every bucket filled is not changed at all.
     pub fn llr(&self, wdl: &Wdl) -> f64 {
-        wdl.sample().map_or(0.0, |s| self.llr_of(&s))
+        Sample::regularized(&wdl.buckets(), 1.0).map_or(0.0, |s| self.llr_of(&s))
     }
 
-    /// The log-likelihood ratio of pair results; 0 as for [`Sprt::llr`].
+    /// The log-likelihood ratio of pair results; 0 without pairs, empty buckets regularised as for
+    /// [`Sprt::llr`].
     pub fn llr_pentanomial(&self, pentanomial: &Pentanomial) -> f64 {
-        pentanomial.sample().map_or(0.0, |s| self.llr_of(&s))
+        Sample::regularized(&pentanomial.buckets(), 2.0).map_or(0.0, |s| self.llr_of(&s))
     }
 
     /// Where the test stands at `llr`.
@@ -537,10 +565,47 @@ mod tests {
         };
         assert_eq!(p.elo().unwrap().elo, f64::INFINITY);
         assert_eq!(p.los(), Some(1.0));
+    }
+
+    #[test]
+    fn sprt_decides_runs_without_variance() {
+        // Every game (pair) with the same result: no observed variance, yet the test must move.
         for model in [SprtModel::Logistic, SprtModel::Normalized] {
-            assert_eq!(sprt(model).llr(&w), 0.0);
-            assert_eq!(sprt(model).llr_pentanomial(&p), 0.0);
+            let test = sprt(model);
+            let llrs: Vec<f64> = [1, 5, 20, 100, 400]
+                .iter()
+                .map(|&n| test.llr(&wdl(n, 0, 0)))
+                .collect();
+            assert!(llrs.windows(2).all(|w| w[0] < w[1]), "{model:?}: {llrs:?}");
+            assert!(llrs.iter().all(|l| l.is_finite() && *l > 0.0), "{llrs:?}");
+            assert_eq!(
+                test.status(llrs[4]),
+                SprtStatus::AcceptH1,
+                "{model:?}: {llrs:?}"
+            );
+            assert_eq!(test.status(test.llr(&wdl(0, 400, 0))), SprtStatus::AcceptH0);
+            let ww = Pentanomial {
+                ww: 200,
+                ..Pentanomial::default()
+            };
+            assert_eq!(test.status(test.llr_pentanomial(&ww)), SprtStatus::AcceptH1);
+            let ll = Pentanomial {
+                ll: 200,
+                ..Pentanomial::default()
+            };
+            assert_eq!(test.status(test.llr_pentanomial(&ll)), SprtStatus::AcceptH0);
         }
+        // All draws: no evidence of a difference, so it leans to H0 (elo0 = 0) under the logistic
+        // model, and never towards H1.
+        let draws = wdl(0, 0, 400);
+        assert_eq!(
+            sprt(SprtModel::Logistic).status(sprt(SprtModel::Logistic).llr(&draws)),
+            SprtStatus::AcceptH0
+        );
+        assert!(sprt(SprtModel::Normalized).llr(&draws) < 0.0);
+        // A single bucket regularised does not move data with every bucket filled.
+        let test = sprt(SprtModel::Normalized);
+        assert_printed(test.llr(&wdl(36433, 36027, 68692)), "0.92", 2);
     }
 
     #[test]

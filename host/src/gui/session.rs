@@ -582,6 +582,7 @@ mod tests {
             settings: crate::referee::Settings {
                 time: seconds.map(Duration::from_secs),
                 increment: Duration::ZERO,
+                movetime: None,
             },
             seed: 7,
             resume: None,
@@ -689,6 +690,7 @@ mod tests {
             crate::referee::Settings {
                 time: Some(Duration::from_millis(1)),
                 increment: Duration::ZERO,
+                movetime: None,
             },
         );
         session.update(0.0);

@@ -256,6 +256,7 @@ impl StartScreen {
             settings: Settings {
                 time: Some(Duration::from_secs(300)),
                 increment: Duration::ZERO,
+                movetime: None,
             },
             seed: 0,
             isolation: WorkerOptions::new().ok(),
@@ -344,6 +345,7 @@ impl StartScreen {
             settings: Settings {
                 time: (seconds > 0).then(|| Duration::from_secs(seconds)),
                 increment: Duration::from_secs(increment),
+                movetime: None,
             },
             seed,
             isolation: self.isolation.clone(),

@@ -183,6 +183,8 @@ pub struct Seat<G: Game> {
     answers: Receiver<(u64, Answer)>,
     current: u64,
     thread: Option<thread::JoinHandle<()>>,
+    /// Closed by the thread once it has dropped its brain: what dropping the seat waits for.
+    brain_dropped: Receiver<()>,
     control: Arc<Control>,
     thinking: bool,
 }
@@ -211,6 +213,7 @@ impl<G: Game> Seat<G> {
         let name = name.into();
         let (job_tx, job_rx) = mpsc::channel::<(u64, Box<Request<G>>)>();
         let (answer_tx, answer_rx) = mpsc::channel();
+        let (dropped_tx, brain_dropped) = mpsc::channel::<()>();
         let control = Arc::new(Control::default());
         let thread_control = Arc::clone(&control);
         let spawned = thread::Builder::new()
@@ -233,6 +236,8 @@ impl<G: Game> Seat<G> {
                         break;
                     }
                 }
+                drop(brain);
+                drop(dropped_tx);
             });
         let (jobs, thread) = match spawned {
             Ok(handle) => (Some(job_tx), Some(handle)),
@@ -247,6 +252,7 @@ impl<G: Game> Seat<G> {
             answers: answer_rx,
             current: 0,
             thread,
+            brain_dropped,
             control,
             thinking: false,
         }
@@ -386,12 +392,12 @@ impl<G: Game> Drop for Seat<G> {
         self.stop();
         self.jobs = None;
         if let Some(thread) = self.thread.take() {
-            let until = Instant::now() + SEAT_SHUTDOWN;
-            while !thread.is_finished() && Instant::now() < until {
-                thread::sleep(Duration::from_millis(2));
-            }
-            if thread.is_finished() {
-                let _ = thread.join();
+            // Woken the moment the brain is gone (or the thread died), not by polling.
+            match self.brain_dropped.recv_timeout(SEAT_SHUTDOWN) {
+                Err(RecvTimeoutError::Timeout) => {}
+                Ok(()) | Err(RecvTimeoutError::Disconnected) => {
+                    let _ = thread.join();
+                }
             }
         }
     }

@@ -11,7 +11,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -52,11 +52,38 @@ fn unregister(pgid: i32) {
     }
 }
 
+/// Whether the first Ctrl-C only asks to finish (see [`finish_on_first_interrupt`]).
+static GRACEFUL: AtomicBool = AtomicBool::new(false);
+/// Ctrl-C presses taken as a request to finish.
+static INTERRUPTS: AtomicU32 = AtomicU32::new(0);
+
+/// From now on, the first Ctrl-C (SIGINT) only asks this process to finish what it is doing: it is
+/// counted ([`interrupt_requested`] turns true) and nothing is killed. A second Ctrl-C, SIGTERM or
+/// SIGHUP kill every worker and end the process at once, as they always do.
+pub fn finish_on_first_interrupt() {
+    GRACEFUL.store(true, Ordering::SeqCst);
+    install_signal_handlers();
+}
+
+/// Whether Ctrl-C was pressed since [`finish_on_first_interrupt`].
+#[must_use]
+pub fn interrupt_requested() -> bool {
+    INTERRUPTS.load(Ordering::SeqCst) > 0
+}
+
 /// On Ctrl-C (SIGINT), SIGTERM or SIGHUP, kills every worker's process group — children a bot
-/// forked included — then dies of the same signal as it would have.
+/// forked included — then dies of the same signal as it would have. The first Ctrl-C only counts,
+/// once [`finish_on_first_interrupt`] asked for it.
 fn install_signal_handlers() {
     static INSTALLED: std::sync::Once = std::sync::Once::new();
     extern "C" fn on_signal(signal: libc::c_int) {
+        // Atomics are lock-free here, so async-signal-safe.
+        if signal == libc::SIGINT
+            && GRACEFUL.load(Ordering::SeqCst)
+            && INTERRUPTS.fetch_add(1, Ordering::SeqCst) == 0
+        {
+            return;
+        }
         for slot in &GROUPS {
             let pgid = slot.load(Ordering::SeqCst);
             if pgid > 0 {
