@@ -321,17 +321,20 @@ struct ArenaArgs {
     /// Adjudicate a draw after N plies.
     #[arg(long, value_name = "N")]
     max_plies: Option<usize>,
-    /// Append one JSON line per finished game to this file, as each game ends.
+    /// Append one JSON line per finished game to this file, as each game ends (default: a new
+    /// file in tavola-runs/, named after the run and the time).
     #[arg(long, value_name = "FILE")]
     results: Option<PathBuf>,
     /// Continue an interrupted run from its results file: finished games are not played again,
     /// and new ones are appended to it (unless --results names another file).
     #[arg(long, value_name = "FILE")]
     resume: Option<PathBuf>,
-    /// Append each game's record (PGN-style) to this file.
+    /// Append each game's record (PGN-style) to this file (default: the results file's name
+    /// with .pgn).
     #[arg(long, value_name = "FILE")]
     pgn: Option<PathBuf>,
-    /// Write the final summary as JSON to this file.
+    /// Write the final summary as JSON to this file (default: the results file's name with
+    /// .summary.json).
     #[arg(long, value_name = "FILE")]
     summary: Option<PathBuf>,
     #[command(flatten)]
@@ -468,6 +471,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Match(args)) => {
             let mut config = arena_config(
                 &args.arena,
+                "match",
                 args.game,
                 args.variant.clone(),
                 vec![args.a.clone(), args.b.clone()],
@@ -480,6 +484,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Tournament(args)) => {
             let mut config = arena_config(
                 &args.arena,
+                "tournament",
                 args.game,
                 args.variant.clone(),
                 args.players.clone(),
@@ -527,8 +532,87 @@ fn time_control(text: &str) -> Result<(Duration, Duration), String> {
 }
 
 /// The configuration of a match or tournament from the command line (a round robin, no SPRT).
+/// The results, records and summary files of a run: as the command line says, else beside the
+/// results file (`R.pgn`, `R.summary.json`), the results file being the resumed one or a new one
+/// in `tavola-runs/` (so that every run can be resumed and nothing finished is lost).
+fn output_files(
+    args: &ArenaArgs,
+    kind: &str,
+    game: GameName,
+) -> anyhow::Result<(PathBuf, PathBuf, PathBuf)> {
+    let results = match (&args.results, &args.resume) {
+        (Some(path), _) | (None, Some(path)) => path.clone(),
+        (None, None) => new_run_file(Path::new("tavola-runs"), kind, window_game(game).name())?,
+    };
+    let pgn = args
+        .pgn
+        .clone()
+        .unwrap_or_else(|| results.with_extension("pgn"));
+    let summary = args
+        .summary
+        .clone()
+        .unwrap_or_else(|| results.with_extension("summary.json"));
+    Ok((results, pgn, summary))
+}
+
+/// A results file of its own in `folder` (created if need be): `KIND-GAME-YYYYMMDD-HHMMSS.jsonl`,
+/// in UTC, with `-2`, `-3`, ... when runs start in the same second.
+fn new_run_file(folder: &Path, kind: &str, game: &str) -> anyhow::Result<PathBuf> {
+    std::fs::create_dir_all(folder).with_context(|| {
+        format!(
+            "creating the folder {} for the run's files",
+            folder.display()
+        )
+    })?;
+    let stamp = utc_stamp(std::time::SystemTime::now());
+    for n in 1u32.. {
+        let suffix = if n == 1 {
+            String::new()
+        } else {
+            format!("-{n}")
+        };
+        let path = folder.join(format!("{kind}-{game}-{stamp}{suffix}.jsonl"));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(_) => return Ok(path),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e).with_context(|| format!("creating {}", path.display())),
+        }
+    }
+    unreachable!("a free file name exists")
+}
+
+/// `time` as `YYYYMMDD-HHMMSS` in UTC.
+fn utc_stamp(time: std::time::SystemTime) -> String {
+    let seconds = time
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, of_day) = (seconds / 86_400, seconds % 86_400);
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm), in unsigned steps.
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let day_of_era = z % 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let mp = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = year_of_era + era * 400 + u64::from(month <= 2);
+    format!(
+        "{year:04}{month:02}{day:02}-{:02}{:02}{:02}",
+        of_day / 3600,
+        of_day % 3600 / 60,
+        of_day % 60
+    )
+}
+
 fn arena_config(
     args: &ArenaArgs,
+    kind: &str,
     game: GameName,
     variant: Option<String>,
     players: Vec<SeatSpec>,
@@ -541,6 +625,7 @@ fn arena_config(
              unfair (--force-concurrency to do it anyway)"
         );
     }
+    let (results, pgn, summary) = output_files(args, kind, game)?;
     let (time, increment) = args.tc;
     let settings = match args.movetime {
         Some(ms) => Settings {
@@ -568,10 +653,10 @@ fn arena_config(
         }),
         openings: args.openings.clone(),
         max_plies: args.max_plies,
-        results: args.results.clone(),
+        results: Some(results),
         resume: args.resume.clone(),
-        pgn: args.pgn.clone(),
-        summary: args.summary.clone(),
+        pgn: Some(pgn),
+        summary: Some(summary),
         isolation: args.bots.isolation()?,
         sprt: None,
         progress: ProgressMode::Auto,
@@ -580,8 +665,19 @@ fn arena_config(
 
 /// Runs a match or tournament and prints its summary; exit code 130 when Ctrl-C stopped it early.
 fn arena_command<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<ExitCode> {
+    let show = |path: &Option<PathBuf>| {
+        path.as_deref()
+            .map_or_else(String::new, |p| p.display().to_string())
+    };
+    let results = show(&config.results);
+    eprintln!("Results: {results} (an interrupted run continues with --resume {results})");
     let summary = runner::run::<G>(config)?;
     println!("{summary}");
+    println!(
+        "Files: results {results}, records {}, summary {}",
+        show(&config.pgn),
+        show(&config.summary)
+    );
     Ok(if summary.interrupted {
         ExitCode::from(EXIT_INTERRUPTED)
     } else {
@@ -733,4 +829,18 @@ fn info(path: &Path) -> anyhow::Result<ExitCode> {
     println!("built with:  tavola-sdk {}", info.sdk_version);
     println!("path:        {}", library.path().display());
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, UNIX_EPOCH};
+
+    #[test]
+    fn run_files_are_stamped_with_the_utc_date_and_time() {
+        let at = |seconds| super::utc_stamp(UNIX_EPOCH + Duration::from_secs(seconds));
+        assert_eq!(at(0), "19700101-000000");
+        assert_eq!(at(951_782_400 + 3723), "20000229-010203");
+        assert_eq!(at(1_796_006_611), "20261130-024331");
+        assert_eq!(at(4_102_444_799), "20991231-235959");
+    }
 }

@@ -47,6 +47,9 @@ pub struct Artifacts {
     pub future_sdk_bot: PathBuf,
     /// `tests/fixtures/altered-abi-bot`: the host's SDK version, another root-module layout.
     pub altered_abi_bot: PathBuf,
+    /// The working folder of [`tavola`] runs (in the target folder: files a run writes by
+    /// default, such as the arena's, stay out of the source tree).
+    pub workdir: PathBuf,
 }
 
 /// Builds the binary and the bot libraries (once per test process) and returns their paths.
@@ -110,7 +113,10 @@ fn build() -> Result<Artifacts, String> {
         not_a_bot: library("not_a_bot"),
         future_sdk_bot: library("future_sdk_bot"),
         altered_abi_bot: library("altered_abi_bot"),
+        workdir: out_dir.join("test-workdir"),
     };
+    std::fs::create_dir_all(&artifacts.workdir)
+        .map_err(|e| format!("cannot create {}: {e}", artifacts.workdir.display()))?;
     let all = [
         &artifacts.tavola,
         &artifacts.random_bot,
@@ -249,7 +255,7 @@ impl Output {
     }
 }
 
-/// Runs the `tavola` binary with `args`, killing it after [`TIMEOUT`].
+/// Runs the `tavola` binary with `args` in [`Artifacts::workdir`], killing it after [`TIMEOUT`].
 ///
 /// # Panics
 /// When the binary cannot be built or started, or it runs out of time.
@@ -258,7 +264,8 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
-    run_with_timeout(&artifacts().tavola, None, args, TIMEOUT)
+    let artifacts = artifacts();
+    run_with_timeout(&artifacts.tavola, Some(&artifacts.workdir), args, TIMEOUT)
 }
 
 /// Runs the `tavola` binary with `args` in the directory `dir`, killing it after [`TIMEOUT`].

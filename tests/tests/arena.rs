@@ -634,3 +634,60 @@ fn a_second_ctrl_c_stops_at_once_and_loses_no_finished_game() {
     tavola(args("--resume", &target)).assert_code(0);
     assert_eq!(json_lines(&results).len(), finished + 2);
 }
+
+#[test]
+fn without_file_flags_a_run_writes_its_files_in_tavola_runs_and_resumes_from_them() {
+    let dir = TempDir::new("arena-default-files");
+    let artifacts = artifacts();
+    let run = |extra: &[&str]| {
+        let mut args: Vec<OsString> = ["match", "--game", "ataxx", "--movetime", "50"]
+            .iter()
+            .chain(["--concurrency", "1", "--seed", "5", "--in-process"].iter())
+            .map(OsString::from)
+            .collect();
+        args.push(artifacts.random_bot.clone().into());
+        args.push(artifacts.random_bot.clone().into());
+        args.extend(extra.iter().map(OsString::from));
+        tavola_tests::tavola_in(dir.path(), args)
+    };
+    let output = run(&["--games", "4"]);
+    output.assert_code(0);
+    let runs = dir.path().join("tavola-runs");
+    let mut files: Vec<String> = std::fs::read_dir(&runs)
+        .unwrap_or_else(|e| panic!("no {}: {e}\n{output}", runs.display()))
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 3, "{files:?}");
+    let results = runs.join(&files[0]);
+    assert!(
+        files[0].starts_with("match-ataxx-") && files[0].ends_with(".jsonl"),
+        "{files:?}"
+    );
+    let stem = files[0].trim_end_matches(".jsonl");
+    assert_eq!(files[1], format!("{stem}.pgn"));
+    assert_eq!(files[2], format!("{stem}.summary.json"));
+    assert_eq!(json_lines(&results).len(), 4);
+    let resume_hint = format!("--resume tavola-runs/{}", files[0]);
+    assert!(output.stderr.contains(&resume_hint), "{output}");
+    assert!(
+        output.stdout.contains("Files: results tavola-runs/"),
+        "{output}"
+    );
+
+    // Resumed from the results file alone: the records and the summary follow it.
+    let resumed = run(&[
+        "--games",
+        "6",
+        "--resume",
+        &format!("tavola-runs/{}", files[0]),
+    ]);
+    resumed.assert_code(0);
+    assert_eq!(json_lines(&results).len(), 6);
+    let records = std::fs::read_to_string(runs.join(&files[1])).unwrap();
+    assert_eq!(GameRecord::parse_all(&records).unwrap().len(), 6);
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(runs.join(&files[2])).unwrap()).unwrap();
+    assert_eq!(summary["games"], 6, "{summary}");
+    assert_eq!(std::fs::read_dir(&runs).unwrap().count(), 3, "no new files");
+}
