@@ -482,7 +482,11 @@ impl fmt::Display for Summary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // An Elo left out of the JSON for being infinite (one side won everything).
         let elo = |p: &PlayerSummary| match (p.elo, p.score_percent) {
-            (Some(elo), _) => format!("{elo:.2} ± {}", num(p.elo_error95, 2)),
+            // An error bar left out for being infinite (the score's interval reaches 0 or 1).
+            (Some(elo), _) => match p.elo_error95 {
+                Some(error) => format!("{elo:.2} ± {error:.2}"),
+                None => format!("{elo:.2} ± inf"),
+            },
             (None, Some(score)) if score >= 100.0 => "+inf".to_owned(),
             (None, Some(score)) if score <= 0.0 => "-inf".to_owned(),
             _ => "-".to_owned(),
