@@ -29,17 +29,20 @@ pub const TEST_DEPTH: u32 = 4;
 /// evaluation changes on purpose, and say so in the commit.
 pub const ATAXX_SIGNATURE: u64 = 23998;
 
-const TABLUT: &[&str] = &[
+/// The Tablut bench positions.
+pub const TABLUT: &[&str] = &[
     "OOOBBBOOO/OOOOBOOOO/OOOOWOOOO/BOOOWOOOB/BBWWKWWBB/BOOOWOOOB/OOOOWOOOO/OOOOBOOOO/OOOBBBOOO - W",
     "OOOBBOOOO/OOOOBOOOO/OOBOWOOOO/BOOOOOOWB/BBWWTOWBB/BOOKWOOOB/OOOOWOBOO/OOOOBOOOO/OOOBBOOOO - B",
 ];
 
-const GONNECT: &[&str] = &[
+/// The Gonnect bench positions.
+pub const GONNECT: &[&str] = &[
     "............./............./............./............./............./............./............./............./............./............./............./............./............. X 1",
     "............./............./............./.....O......./......X....../....XO......./......X....../.......O...../............./............./............./............./............. X 7",
 ];
 
-const DAMA: &[&str] = &[
+/// The Dama bench positions.
+pub const DAMA: &[&str] = &[
     "W:W21-32:B1-12",
     "W:W17,19,21,22,24,25,26,27,29,31:B2,3,5,6,9,10,11,14,15,16",
     "B:W5,K13,17,18,22,23,27,30:B1,3,K9,10,11,14,15,K24",

@@ -17,7 +17,7 @@ use tavola_sdk::{Color, Game, Position, SearchInfo};
 use crate::seat::{Answer, Brain, Control, Request, SeatFailure};
 
 pub mod bench;
-mod eval;
+pub mod eval;
 pub mod search;
 pub mod time;
 mod tt;
@@ -94,6 +94,8 @@ pub struct Settings {
     pub noise: i32,
     /// The transposition table, in megabytes.
     pub hash_mb: usize,
+    /// Ataxx evaluation weights other than the tuned ones (tuning matches only).
+    pub ataxx_weights: Option<eval::ataxx::Weights>,
 }
 
 impl Default for Settings {
@@ -104,21 +106,24 @@ impl Default for Settings {
             nodes: None,
             noise: 0,
             hash_mb: Searcher::<tavola_sdk::games::ataxx::Ataxx>::DEFAULT_HASH_MB,
+            ataxx_weights: None,
         }
     }
 }
 
 /// The levels: depth limit and root noise (hundredths) of levels 1 to 10; 10 is full strength.
+/// Levels 1-3 pick the best of the one-ply scores after adding noise; 4-9 search 1-6 plies
+/// exactly. Each level is measured to beat the one below (README).
 const LEVELS: [(Option<u32>, i32); 10] = [
-    (Some(1), 300),
+    (Some(1), 400),
     (Some(1), 150),
-    (Some(2), 120),
-    (Some(2), 60),
-    (Some(3), 40),
-    (Some(3), 20),
-    (Some(4), 10),
+    (Some(1), 60),
+    (Some(1), 0),
+    (Some(2), 0),
+    (Some(3), 0),
+    (Some(4), 0),
     (Some(5), 0),
-    (Some(7), 0),
+    (Some(6), 0),
     (None, 0),
 ];
 
@@ -164,6 +169,16 @@ impl Settings {
                     (settings.depth, settings.noise) = LEVELS[level - 1];
                 }
                 "hash" => settings.hash_mb = number(key, value, 1..=4096)?,
+                // Hidden: other Ataxx evaluation weights, for tuning matches.
+                "ataxx_mobility" | "ataxx_exposed" | "ataxx_tempo" => {
+                    let n = number(key, value, -1000..=1000)?;
+                    let w = settings.ataxx_weights.get_or_insert(eval::ataxx::WEIGHTS);
+                    match key.as_str() {
+                        "ataxx_mobility" => w.mobility = n,
+                        "ataxx_exposed" => w.exposed = n,
+                        _ => w.tempo_percent = n,
+                    }
+                }
                 _ => {
                     return Err(format!(
                     "unknown builtin option {key:?} (known: depth, movetime, nodes, level, hash)"
@@ -305,6 +320,7 @@ impl<G: Evaluate> Brain<G> for BuiltinBrain<G> {
             ));
         }
         let limits = self.limits(&request.clocks);
+        eval::ataxx::set_weights(self.settings.ataxx_weights.unwrap_or(eval::ataxx::WEIGHTS));
         let found = self.think(&request.position, limits, control);
         log::debug!(
             "builtin: depth {} score {:?} nodes {} pv {}",

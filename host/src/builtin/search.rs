@@ -29,7 +29,7 @@ pub const MAX_PLY: usize = 128;
 const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 const INFINITY: i32 = MATE + 1;
 /// The stop flag and the clock are looked at every this many nodes.
-const CHECK_EVERY: u64 = 1024;
+const CHECK_EVERY: u64 = 256;
 const HISTORY: usize = 4096;
 const HISTORY_MAX: i32 = 16_384;
 
@@ -133,14 +133,14 @@ impl Hasher for MoveHasher {
     }
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7CC1_B727_220A_95);
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517C_C1B7_2722_0A95);
         }
     }
     fn write_u8(&mut self, i: u8) {
         self.write_u64(u64::from(i));
     }
     fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7CC1_B727_220A_95);
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x517C_C1B7_2722_0A95);
     }
     fn write_usize(&mut self, i: usize) {
         self.write_u64(i as u64);

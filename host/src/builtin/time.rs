@@ -1,7 +1,7 @@
 //! Time management: from the clocks of a request to a soft limit (start no new iteration after
 //! it) and a hard one (stop the search at once).
 //!
-//! The hard limit always leaves a safety margin on the clock for the answer to travel back and for
+//! The hard limit always leaves half the clock and a safety margin for the answer to travel back and for
 //! a loaded machine's scheduling, so that the bot never loses on time: with 120 s per game it
 //! spends about 1/30 of what is left per move, with an increment most of the increment, and with a
 //! fixed move time 9/10 of it.
@@ -15,9 +15,10 @@ use super::search::Limits;
 /// What an untimed move may take (the GUI without a clock).
 pub const UNTIMED: Duration = Duration::from_secs(1);
 
-/// The time the bot keeps in hand whatever the clock: a share of it, at most 50 ms.
+/// The time the bot keeps in hand whatever the clock: a third of it, at most 50 ms (a loaded
+/// machine can delay a thread by tens of milliseconds).
 fn margin(left: Duration) -> Duration {
-    (left / 5).min(Duration::from_millis(50))
+    (left / 3).min(Duration::from_millis(50))
 }
 
 /// The soft and hard limits for one move, given the clocks and, if the user set one, a fixed
@@ -39,7 +40,8 @@ pub fn limits(clocks: &Clocks, movetime: Option<Duration>) -> Limits {
         (None, Some(cap)) => {
             let left = own.unwrap_or_default();
             let soft = (left / 30 + increment * 3 / 4).min(cap / 2);
-            let hard = (soft * 3).min(cap * 3 / 4);
+            // Never more than half of what is left: one slow move cannot lose the game.
+            let hard = (soft * 3).min(cap / 2);
             (soft, hard)
         }
         (None, None) => (UNTIMED, UNTIMED),
@@ -74,7 +76,7 @@ mod tests {
     #[test]
     fn an_increment_is_mostly_spent() {
         let l = limits(&clocks(Some(100), Some(100), 100), None);
-        assert!(ms(l.soft) >= 35 && ms(l.hard) <= 60, "{l:?}");
+        assert!(ms(l.soft) >= 30 && ms(l.hard) <= 50, "{l:?}");
     }
 
     #[test]

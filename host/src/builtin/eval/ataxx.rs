@@ -11,14 +11,40 @@ use tavola_sdk::{Game, Position as _};
 use crate::builtin::search::NOISY_HINT;
 use crate::builtin::Evaluate;
 
+use std::cell::Cell;
+
 /// A piece.
 const PIECE: i32 = 100;
-/// Per empty square next to one's pieces (room to clone into).
-const MOBILITY: i32 = 3;
-/// Per own piece next to an empty square the opponent can reach (clone or jump).
-const EXPOSED: i32 = 10;
-/// Share (in percent) of the mover's best immediate material swing that the evaluation credits.
-const TEMPO_PERCENT: i32 = 50;
+
+/// The weights besides material, in hundredths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Weights {
+    /// Per empty square next to one's pieces (room to clone into).
+    pub mobility: i32,
+    /// Per own piece next to an empty square the opponent can reach (clone or jump).
+    pub exposed: i32,
+    /// Share (in percent) of the mover's best immediate material swing that is credited.
+    pub tempo_percent: i32,
+}
+
+/// The tuned weights.
+pub const WEIGHTS: Weights = Weights {
+    mobility: 3,
+    exposed: 10,
+    tempo_percent: 50,
+};
+
+thread_local! {
+    /// The weights of this thread's searches: [`WEIGHTS`] unless a tuning match sets others
+    /// (the hidden `builtin:ataxx_mobility=N,ataxx_exposed=N,ataxx_tempo=N` options; each seat
+    /// searches on its own thread).
+    static CURRENT: Cell<Weights> = const { Cell::new(WEIGHTS) };
+}
+
+/// Sets the weights of the searches on this thread (for tuning matches).
+pub fn set_weights(weights: Weights) {
+    CURRENT.with(|c| c.set(weights));
+}
 
 /// Pieces of `enemy` next to `square`.
 #[inline]
@@ -36,12 +62,13 @@ impl Evaluate for Ataxx {
         let me = position.side_to_move();
         let (mine, theirs) = (position.pieces(me), position.pieces(me.other()));
         let empty = position.empty_squares();
+        let w = CURRENT.with(Cell::get);
         let material = PIECE * (mine.count() as i32 - theirs.count() as i32);
 
         let (my_clones, their_clones) = (mine.dilate() & empty, theirs.dilate() & empty);
         let (my_reach, their_reach) = (mine.dilate2() & empty, theirs.dilate2() & empty);
-        let mobility = MOBILITY * (my_clones.count() as i32 - their_clones.count() as i32);
-        let exposed = EXPOSED * (exposure(theirs, my_reach) - exposure(mine, their_reach));
+        let mobility = w.mobility * (my_clones.count() as i32 - their_clones.count() as i32);
+        let exposed = w.exposed * (exposure(theirs, my_reach) - exposure(mine, their_reach));
 
         // The mover's best move right now, in pieces swung: 2 per conversion, 1 for a clone.
         let best_swing = my_reach
@@ -49,7 +76,7 @@ impl Evaluate for Ataxx {
             .map(|to| 2 * neighbours_in(to, theirs) + i32::from(my_clones.contains(to)))
             .max()
             .unwrap_or(0);
-        let tempo = PIECE * best_swing * TEMPO_PERCENT / 100;
+        let tempo = PIECE * best_swing * w.tempo_percent / 100;
 
         material + mobility + exposed + tempo
     }

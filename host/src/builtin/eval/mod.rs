@@ -1,3 +1,3 @@
 //! The evaluations, one file per game (each an [`super::Evaluate`] implementation).
 
-mod ataxx;
+pub mod ataxx;
