@@ -15,10 +15,11 @@ use super::search::Limits;
 /// What an untimed move may take (the GUI without a clock).
 pub const UNTIMED: Duration = Duration::from_secs(1);
 
-/// The time the bot keeps in hand whatever the clock: a third of it, at most 50 ms (a loaded
-/// machine can delay a thread by tens of milliseconds).
+/// The time the bot keeps in hand whatever the clock: half of it, at most 50 ms (a loaded
+/// machine can delay a thread by tens of milliseconds: with a third, one game in 30 at 0.1+0.1
+/// was lost on time under a load average of 8 on 2 cores).
 fn margin(left: Duration) -> Duration {
-    (left / 3).min(Duration::from_millis(50))
+    (left / 2).min(Duration::from_millis(50))
 }
 
 /// The soft and hard limits for one move, given the clocks and, if the user set one, a fixed
@@ -76,7 +77,7 @@ mod tests {
     #[test]
     fn an_increment_is_mostly_spent() {
         let l = limits(&clocks(Some(100), Some(100), 100), None);
-        assert!(ms(l.soft) >= 30 && ms(l.hard) <= 50, "{l:?}");
+        assert!(ms(l.soft) >= 20 && ms(l.hard) <= 50, "{l:?}");
     }
 
     #[test]
