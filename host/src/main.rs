@@ -576,7 +576,7 @@ struct BenchArgs {
     /// One game (all four if omitted).
     #[arg(long, short, value_enum)]
     game: Option<GameName>,
-    /// The depth (each game's default if omitted: ataxx 7, tablut 5, gonnect 3, dama 9).
+    /// The depth (each game's default if omitted: ataxx 7, tablut 7, gonnect 4, dama 15).
     #[arg(long, short)]
     depth: Option<u32>,
     /// The transposition table per position, in megabytes.
@@ -593,9 +593,13 @@ fn bench_command(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     });
     let results = tavola::builtin::bench::bench(game, args.depth, args.hash.clamp(1, 4096))
         .map_err(anyhow::Error::msg)?;
+    // A closed pipe (`| head`) is not an error worth a panic.
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
     let (mut nodes, mut micros) = (0u64, 0u128);
     for r in &results {
-        println!(
+        let _ = writeln!(
+            out,
             "{:<8} depth {:>2}  positions {}  nodes {:>11}  time {:>7.3} s  nps {:>9}",
             r.game,
             r.depth,
@@ -608,7 +612,7 @@ fn bench_command(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         micros += r.elapsed.as_micros();
     }
     let nps = u128::from(nodes) * 1_000_000 / micros.max(1);
-    println!("total nodes {nodes}  nps {nps}");
+    let _ = writeln!(out, "total nodes {nodes}  nps {nps}");
     Ok(ExitCode::SUCCESS)
 }
 

@@ -96,9 +96,9 @@ fn run<G: Evaluate>(positions: &[&str], depth: u32, hash_mb: usize) -> GameBench
 pub fn default_depth(game: &str) -> u32 {
     match game {
         "ataxx" => 7,
-        "tablut" => 5,
-        "gonnect" => 3,
-        _ => 9,
+        "tablut" => 7,
+        "gonnect" => 4,
+        _ => 15,
     }
 }
 
