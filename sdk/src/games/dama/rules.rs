@@ -69,7 +69,6 @@ impl crate::Position for Position {
 
     /// Both colours' pieces, the kings and the side to move, mixed (32-bit boards: two words
     /// to mix). The repetition history and the 80-ply counter are left out.
-    #[inline]
     fn hash_key(&self) -> u64 {
         use crate::games::mix64;
         let board = u64::from(self.pieces[0]) | u64::from(self.pieces[1]) << 32;
