@@ -113,7 +113,8 @@ impl Default for Settings {
 
 /// The levels: depth limit and root noise (hundredths) of levels 1 to 10; 10 is full strength.
 /// Levels 1-3 pick the best of the one-ply scores after adding noise; 4-9 search 1-6 plies
-/// exactly. Each level is measured to beat the one below (README).
+/// exactly. Measured in Ataxx at 0.1+0.1 over 20 games per pair, each level scored above the
+/// one below (4 over 3 only by 52.5 %, within the error bars).
 const LEVELS: [(Option<u32>, i32); 10] = [
     (Some(1), 400),
     (Some(1), 150),
