@@ -10,3 +10,4 @@ pub mod record;
 pub mod referee;
 pub mod seat;
 pub mod text_ui;
+pub mod uai;

@@ -140,6 +140,12 @@ enum Command {
     Tournament(Box<TournamentArgs>),
     /// Count the leaf nodes of the move tree (tests and benchmarks move generation).
     Perft(PerftArgs),
+    /// Search fixed positions to a fixed depth: total nodes (a signature of the search) and nodes
+    /// per second, per game.
+    Bench(BenchArgs),
+    /// Be the built-in Ataxx bot as a UAI engine on stdin/stdout (for Ataxx GUIs and match
+    /// runners; `x` moves first and uses btime).
+    Uai,
     /// Load a bot library and show what it says about itself.
     Info {
         /// The bot library (`.so`, `.dylib` or `.dll`).
@@ -499,6 +505,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             with_game!(args.game, G => perft_command::<G>(&args))
         }
         Some(Command::Info { library }) => info(&library),
+        Some(Command::Bench(args)) => bench_command(&args),
+        Some(Command::Uai) => {
+            tavola::uai::run(std::io::stdin().lock(), std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Worker {
             library,
             scratch,
@@ -774,6 +785,51 @@ fn window(args: WindowArgs) -> anyhow::Result<ExitCode> {
 
 fn play<G: Evaluate>(setup: &GameSetup, quiet: bool) -> anyhow::Result<ExitCode> {
     text_ui::play::<G>(setup, quiet)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Debug, Args)]
+struct BenchArgs {
+    /// One game (all four if omitted).
+    #[arg(long, short, value_enum)]
+    game: Option<GameName>,
+    /// The depth (each game's default if omitted: ataxx 7, tablut 7, gonnect 4, dama 15).
+    #[arg(long, short)]
+    depth: Option<u32>,
+    /// The transposition table per position, in megabytes.
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+}
+
+fn bench_command(args: &BenchArgs) -> anyhow::Result<ExitCode> {
+    let game = args.game.map(|g| match g {
+        GameName::Ataxx => Ataxx::NAME,
+        GameName::Tablut => Tablut::NAME,
+        GameName::Gonnect => Gonnect::NAME,
+        GameName::Dama => Dama::NAME,
+    });
+    let results = tavola::builtin::bench::bench(game, args.depth, args.hash.clamp(1, 4096))
+        .map_err(anyhow::Error::msg)?;
+    // A closed pipe (`| head`) is not an error worth a panic.
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    let (mut nodes, mut micros) = (0u64, 0u128);
+    for r in &results {
+        let _ = writeln!(
+            out,
+            "{:<8} depth {:>2}  positions {}  nodes {:>11}  time {:>7.3} s  nps {:>9}",
+            r.game,
+            r.depth,
+            r.positions,
+            r.nodes,
+            r.elapsed.as_secs_f64(),
+            r.nps()
+        );
+        nodes += r.nodes;
+        micros += r.elapsed.as_micros();
+    }
+    let nps = u128::from(nodes) * 1_000_000 / micros.max(1);
+    let _ = writeln!(out, "total nodes {nodes}  nps {nps}");
     Ok(ExitCode::SUCCESS)
 }
 

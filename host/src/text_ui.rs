@@ -88,7 +88,7 @@ pub fn seat_for<G: Evaluate>(
             )
         }
         SeatKind::Builtin => {
-            let brain = BuiltinBrain::from_options(&spec.options, seed).map_err(bad_spec)?;
+            let brain = BuiltinBrain::<G>::from_options(&spec.options, seed).map_err(bad_spec)?;
             ("builtin".into(), "builtin".into(), Box::new(brain))
         }
         SeatKind::Plugin(path) if isolation.is_some() => {

@@ -322,6 +322,15 @@ pub trait Position: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
     /// How the game ended, or `None` while it goes on.
     fn outcome(&self) -> Option<Outcome>;
 
+    /// A 64-bit hash of the position for transposition tables (Zobrist-style): equal for equal
+    /// boards with the same side to move and the same state that decides which moves are legal,
+    /// however they were reached; different, with high probability, otherwise.
+    ///
+    /// Counters that only end the game (the Ataxx and Dama no-progress clocks, repetition
+    /// histories) are left out, as chess engines leave out the fifty-move counter: a search must
+    /// ask [`Position::outcome`] as well. Cheap: at most a few multiplications, no allocation.
+    fn hash_key(&self) -> u64;
+
     /// Whether the game is over.
     fn is_game_over(&self) -> bool {
         self.outcome().is_some()

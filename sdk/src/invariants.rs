@@ -91,6 +91,12 @@ pub(crate) fn check_random_playouts<G: Harness>(games: usize, seed: u64, full_ch
                 "position text does not round-trip"
             );
             assert_eq!(reparsed.side_to_move(), position.side_to_move());
+            assert_eq!(
+                reparsed.hash_key(),
+                position.hash_key(),
+                "the hash of a played position and of its text differ: {}",
+                context()
+            );
 
             if outcome.is_some() {
                 for mv in space {
@@ -116,6 +122,37 @@ pub(crate) fn check_random_playouts<G: Harness>(games: usize, seed: u64, full_ch
             plies += 1;
         }
     }
+}
+
+/// Checks [`Position::hash_key`]: the positions reached from `start` by the moves `first` and by
+/// the moves `second` (a different order, same board and side to move) hash equal, and the
+/// position `other_side` (the same board, the other side to move) hashes differently.
+pub(crate) fn check_hash_keys<G: Game>(start: &str, first: &str, second: &str, other_side: &str) {
+    let play = |moves: &str| {
+        let mut position = G::parse_position(start, None).expect("a valid start");
+        for text in moves.split_whitespace() {
+            let mv = position
+                .parse_move(text)
+                .unwrap_or_else(|e| panic!("{text} in {position}: {e}"));
+            position.play_unchecked(mv);
+        }
+        position
+    };
+    let (a, b) = (play(first), play(second));
+    assert_eq!(
+        a.hash_key(),
+        b.hash_key(),
+        "{a} and {b} (by {first:?} and {second:?})"
+    );
+    assert_ne!(play("").hash_key(), a.hash_key(), "moves change the hash");
+    let flipped = G::parse_position(other_side, None).expect("a valid position");
+    assert_eq!(flipped.pretty().lines().count(), a.pretty().lines().count());
+    assert_ne!(
+        flipped.side_to_move(),
+        a.side_to_move(),
+        "{other_side} is the other side"
+    );
+    assert_ne!(flipped.hash_key(), a.hash_key(), "{flipped} and {a}");
 }
 
 /// Feeds arbitrary text to the parsers: they may refuse it, never panic, and what they accept

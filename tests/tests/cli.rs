@@ -76,7 +76,7 @@ fn a_command_line_that_does_not_parse_exits_2() {
 fn a_bad_builtin_option_is_refused_before_playing() {
     let output = tavola(["play", "--headless", "--white", "builtin:depth=99"]);
     assert_ne!(output.code, Some(0), "{output}");
-    output.assert_one_line_error(output.code.unwrap_or(-1), &["depth=99", "1 to 8"]);
+    output.assert_one_line_error(output.code.unwrap_or(-1), &["depth=99", "1 to 64"]);
     assert!(!output.stdout.contains("Result:"), "{output}");
 }
 

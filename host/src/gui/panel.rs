@@ -44,7 +44,8 @@ pub fn clock_text(left: Option<Duration>) -> String {
     }
 }
 
-/// A search report in a few words: `depth 5 · +1.25 · 12.3k nodes`.
+/// A search report in a few words: `depth 5 · +1.25 · 12.3k nodes · b6 f2 c5`, with the first
+/// moves of the principal variation when there is one (the line is clipped to the card).
 #[must_use]
 pub fn report_text(info: &SearchInfo) -> String {
     let mut parts = vec![format!("depth {}", info.depth)];
@@ -59,6 +60,10 @@ pub fn report_text(info: &SearchInfo) -> String {
         10_000..=9_999_999 => format!("{:.1}k nodes", nodes as f64 / 1e3),
         _ => format!("{:.1}M nodes", nodes as f64 / 1e6),
     });
+    let pv: Vec<&str> = info.pv.split_whitespace().take(6).collect();
+    if !pv.is_empty() {
+        parts.push(pv.join(" "));
+    }
     parts.join(" · ")
 }
 
@@ -345,5 +350,13 @@ mod tests {
             message: String::new(),
         };
         assert_eq!(report_text(&info), "depth 5 · +1.25 · 12.3k nodes");
+        let info = SearchInfo {
+            pv: "a b c d e f g h".to_owned(),
+            ..info
+        };
+        assert_eq!(
+            report_text(&info),
+            "depth 5 · +1.25 · 12.3k nodes · a b c d e f"
+        );
     }
 }

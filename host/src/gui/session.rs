@@ -16,8 +16,6 @@ use crate::referee::{GameResult, Referee, Termination};
 use crate::seat::{ParseSeatSpecError, Request, Seat, SeatFailure, SeatKind, Wait};
 use crate::text_ui::{seat_for, GameSetup};
 
-/// The search depth of the hint: a short, fixed budget.
-const HINT_DEPTH: u32 = 3;
 /// A bot is asked to stop this long before its clock runs out, so that one that honours the stop
 /// signal still answers in time.
 const STOP_GRACE: Duration = Duration::from_millis(50);
@@ -342,7 +340,8 @@ impl<G: Evaluate> Session<G> {
         }
     }
 
-    /// Asks the built-in bot for a move in the current position, at a short fixed depth.
+    /// Asks the built-in bot for a move in the current position, for a short fixed time, on the
+    /// hint seat's own thread (the GUI polls it each frame).
     pub fn ask_hint(&mut self) {
         let ply = self.referee.moves().len();
         if self.referee.result().is_some()
@@ -350,7 +349,7 @@ impl<G: Evaluate> Session<G> {
         {
             return;
         }
-        let brain = BuiltinBrain::new(HINT_DEPTH, self.setup.seed ^ ply as u64);
+        let brain = BuiltinBrain::<G>::hint(self.setup.seed ^ ply as u64);
         let mut seat = Seat::new("hint", Box::new(brain));
         let moves: Vec<String> = self
             .referee

@@ -158,6 +158,16 @@ impl crate::invariants::Harness for super::Ataxx {
 }
 
 #[test]
+fn equal_positions_hash_equal_and_the_side_to_move_counts() {
+    crate::invariants::check_hash_keys::<super::Ataxx>(
+        "x5o/7/7/7/7/7/o5x x 0 1",
+        "b6 f6 f2 b2",
+        "f2 b2 b6 f6",
+        "x5o/1x3o1/7/7/7/1o3x1/o5x o 0 3",
+    );
+}
+
+#[test]
 fn the_generic_harness_holds() {
     crate::invariants::check_random_playouts::<super::Ataxx>(2000, 7, 20);
 }

@@ -64,6 +64,22 @@ impl crate::Position for Position {
         self.side = self.side.other();
     }
 
+    /// The two colours' pieces, the gaps and the side to move, mixed (not incremental: the
+    /// board is three `u64`s, so hashing on demand costs a few multiplications and playing a
+    /// move nothing). The halfmove clock and the move number are left out.
+    #[inline]
+    fn hash_key(&self) -> u64 {
+        use crate::games::mix64;
+        let side = if self.side == Color::Black {
+            0x5EED_0B1A_C000_0001
+        } else {
+            0
+        };
+        mix64(self.pieces[0] ^ 0x9E37_79B9_7F4A_7C15)
+            ^ mix64(self.pieces[1] ^ 0xD1B5_4A32_D192_ED03).rotate_left(21)
+            ^ mix64(self.gaps ^ side ^ 0x8CB9_2BA7_2F3D_8DD7).rotate_left(42)
+    }
+
     /// Board-decided endings (no pieces, nobody can move) take precedence over the 100-ply
     /// draw, as in libataxx.
     fn outcome(&self) -> Option<Outcome> {

@@ -102,6 +102,16 @@ impl Harness for Dama {
 }
 
 #[test]
+fn equal_positions_hash_equal_and_the_side_to_move_counts() {
+    crate::invariants::check_hash_keys::<Dama>(
+        "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+        "21-17 12-16 22-18 11-15",
+        "22-18 11-15 21-17 12-16",
+        "B:W17,18,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,15,16",
+    );
+}
+
+#[test]
 fn the_generic_harness_holds() {
     check_random_playouts::<Dama>(2000, 11, 40);
 }

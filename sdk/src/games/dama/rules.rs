@@ -67,6 +67,20 @@ impl crate::Position for Position {
         self.ply = self.ply.saturating_add(1);
     }
 
+    /// Both colours' pieces, the kings and the side to move, mixed (32-bit boards: two words
+    /// to mix). The repetition history and the 80-ply counter are left out.
+    fn hash_key(&self) -> u64 {
+        use crate::games::mix64;
+        let board = u64::from(self.pieces[0]) | u64::from(self.pieces[1]) << 32;
+        let side = if self.side == Color::Black {
+            0x5EED_0B1A_C000_0001
+        } else {
+            0
+        };
+        mix64(board ^ 0x9E37_79B9_7F4A_7C15)
+            ^ mix64(u64::from(self.kings) ^ side ^ 0xD1B5_4A32_D192_ED03).rotate_left(32)
+    }
+
     /// A side without pieces or without a legal move loses; that takes precedence over the draw
     /// rules (school material, repetition, 80 plies), as a win on the board does in chess.
     fn outcome(&self) -> Option<Outcome> {

@@ -204,6 +204,16 @@ impl crate::invariants::Harness for Gonnect {
 }
 
 #[test]
+fn equal_positions_hash_equal_and_the_side_to_move_counts() {
+    crate::invariants::check_hash_keys::<Gonnect>(
+        "............./............./............./............./............./............./............./............./............./............./............./............./............. X 1",
+        "A1 N13 B1 M13",
+        "B1 M13 A1 N13",
+        "...........OO/............./............./............./............./............./............./............./............./............./............./............./XX........... O 5",
+    );
+}
+
+#[test]
 fn the_generic_harness_holds() {
     crate::invariants::check_random_playouts::<Gonnect>(2000, 7, 3);
 }

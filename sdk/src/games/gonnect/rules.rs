@@ -74,6 +74,23 @@ impl crate::Position for Position {
         self.move_number = self.move_number.saturating_add(1);
     }
 
+    /// The incremental board key (Zobrist hash and stone counts), with the side to move and
+    /// whether the swap is available mixed in. The superko history is left out.
+    #[inline]
+    fn hash_key(&self) -> u64 {
+        let side = if self.side == Color::Black {
+            0x5EED_0B1A_C000_0001
+        } else {
+            0
+        };
+        let swap = if self.move_number == 2 {
+            0x00A5_3C96_0F1E_2D4B
+        } else {
+            0
+        };
+        crate::games::mix64(self.key ^ side ^ swap)
+    }
+
     /// A connection wins ([`EndReason::Connection`]); otherwise a side to move without a legal
     /// move (every empty point suicide or a repetition of an earlier board) loses
     /// ([`EndReason::NoLegalMove`]).

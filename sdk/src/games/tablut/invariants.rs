@@ -437,6 +437,16 @@ impl crate::invariants::Harness for Tablut {
 }
 
 #[test]
+fn equal_positions_hash_equal_and_the_side_to_move_counts() {
+    crate::invariants::check_hash_keys::<Tablut>(
+        "OOOBBBOOO/OOOOBOOOO/OOOOWOOOO/BOOOWOOOB/BBWWKWWBB/BOOOWOOOB/OOOOWOOOO/OOOOBOOOO/OOOBBBOOO - W",
+        "c5-c3 a4-b4 g5-g3 i4-h4",
+        "g5-g3 i4-h4 c5-c3 a4-b4",
+        "OOOBBBOOO/OOOOBOOOO/OOWOWOWOO/OBOOWOOBO/BBOWKWOBB/BOOOWOOOB/OOOOWOOOO/OOOOBOOOO/OOOBBBOOO - B",
+    );
+}
+
+#[test]
 fn the_generic_harness_holds() {
     crate::invariants::check_random_playouts::<Tablut>(2000, 7, 3);
 }

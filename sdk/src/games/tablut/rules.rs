@@ -131,6 +131,13 @@ impl crate::Position for Position {
         self.record(victims != 0);
     }
 
+    /// The incremental Zobrist hash of the board and the side to move
+    /// ([`Position::zobrist`]). The repetition history is left out.
+    #[inline]
+    fn hash_key(&self) -> u64 {
+        self.hash
+    }
+
     /// The king's escape or capture by the last move first, then a repetition, then a side
     /// without moves. (A board built without a king counts as won by Black.)
     fn outcome(&self) -> Option<Outcome> {

@@ -1,0 +1,770 @@
+//! The search, one framework for every game behind the SDK's rules contract: iterative deepening
+//! over an alpha-beta principal-variation search with aspiration windows, a transposition table
+//! keyed by [`Position::hash_key`], move ordering (hash move, killers, history, the evaluation's
+//! hint), late-move reductions, and a quiescence search over the moves the evaluation calls noisy.
+//!
+//! Wins and losses score [`MATE`] minus the distance in plies, so the search prefers the quickest
+//! win and the slowest loss. Draws, including repetitions, come from the positions themselves
+//! ([`Position::outcome`]: Tablut and Dama positions carry their repetition history, Gonnect's its
+//! superko history, Ataxx its halfmove clock). The table keys leave those histories out, so a
+//! stored score can, rarely, belong to the same board with another history.
+//!
+//! The node count of a search to a fixed depth is deterministic: `tavola bench` prints it as a
+//! signature of the search, and a unit test pins it for Ataxx.
+
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use tavola_sdk::Position;
+
+use super::tt::{Bound, Table};
+use super::Evaluate;
+
+/// The score of a win on the board, before the distance in plies is taken off.
+pub const MATE: i32 = 1_000_000;
+/// The deepest ply the search goes (quiescence included).
+pub const MAX_PLY: usize = 128;
+/// Scores beyond this are wins or losses by distance.
+const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+const INFINITY: i32 = MATE + 1;
+/// The stop flag and the clock are looked at every this many nodes.
+const CHECK_EVERY: u64 = 256;
+const HISTORY: usize = 4096;
+const HISTORY_MAX: i32 = 16_384;
+
+/// When a search stops.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// The deepest iteration.
+    pub depth: Option<u32>,
+    /// Stop once this many nodes are searched.
+    pub nodes: Option<u64>,
+    /// Start no new iteration after this much time.
+    pub soft: Option<Duration>,
+    /// Stop at once after this much time.
+    pub hard: Option<Duration>,
+}
+
+/// A score as people read it: hundredths of a piece, or a forced win (positive) or loss in moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Score {
+    /// Hundredths of a piece, for the side to move.
+    Centi(i32),
+    /// A forced win in this many moves of the side to move (negative: a forced loss).
+    Mate(i32),
+}
+
+impl Score {
+    /// The score of a search value.
+    #[must_use]
+    pub fn from_value(value: i32) -> Score {
+        if value.abs() >= MATE_BOUND {
+            let plies = MATE - value.abs();
+            let moves = (plies + 1) / 2;
+            Score::Mate(if value > 0 { moves } else { -moves })
+        } else {
+            Score::Centi(value)
+        }
+    }
+}
+
+/// What one finished iteration found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Iteration<M> {
+    /// The iteration's depth.
+    pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    /// The score, for the side to move at the root.
+    pub value: i32,
+    /// Nodes searched so far in this search.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// The principal variation, starting with the best move.
+    pub pv: Vec<M>,
+}
+
+impl<M> Iteration<M> {
+    /// The score as people read it.
+    #[must_use]
+    pub fn score(&self) -> Score {
+        Score::from_value(self.value)
+    }
+
+    /// Nodes per second.
+    #[must_use]
+    pub fn nps(&self) -> u64 {
+        let micros = self.elapsed.as_micros().max(1);
+        u64::try_from(u128::from(self.nodes) * 1_000_000 / micros).unwrap_or(u64::MAX)
+    }
+}
+
+/// The search state kept between moves of a game: the table, killers and history.
+#[derive(Debug)]
+pub struct Searcher<G: Evaluate> {
+    tt: Table<G::Move>,
+    killers: Vec<[Option<G::Move>; 2]>,
+    history: Vec<i32>,
+    moves: Vec<Vec<G::Move>>,
+    order: Vec<Vec<i32>>,
+    pv: Vec<Vec<G::Move>>,
+    nodes: u64,
+    seldepth: u32,
+    stopped: bool,
+    /// The depth of the current iteration.
+    root_depth: u32,
+}
+
+/// What a running search needs besides its state.
+struct Run<'a> {
+    stop: &'a AtomicBool,
+    start: Instant,
+    limits: Limits,
+}
+
+/// A cheap, fixed hash of a move for the history table (moves are `Hash`, not numbered).
+struct MoveHasher(u64);
+
+impl Hasher for MoveHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517C_C1B7_2722_0A95);
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x517C_C1B7_2722_0A95);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u16(&mut self, i: u16) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_isize(&mut self, i: isize) {
+        self.write_u64(i as u64);
+    }
+}
+
+fn history_index<M: Hash>(side: usize, mv: &M) -> usize {
+    let mut hasher = MoveHasher(0);
+    mv.hash(&mut hasher);
+    let h = hasher.finish();
+    side * HISTORY + ((h ^ (h >> 32)) as usize & (HISTORY - 1))
+}
+
+/// The value of a finished game for the side to move, `ply` plies from the root.
+fn terminal_value<P: Position>(position: &P, outcome: tavola_sdk::Outcome, ply: usize) -> i32 {
+    match outcome.winner {
+        None => 0,
+        Some(winner) if winner == position.side_to_move() => MATE - ply as i32,
+        Some(_) => -(MATE - ply as i32),
+    }
+}
+
+/// Mate values are stored relative to the node, so that they mean the same at another ply.
+fn to_table(value: i32, ply: usize) -> i32 {
+    if value >= MATE_BOUND {
+        value + ply as i32
+    } else if value <= -MATE_BOUND {
+        value - ply as i32
+    } else {
+        value
+    }
+}
+
+fn from_table(value: i32, ply: usize) -> i32 {
+    if value >= MATE_BOUND {
+        value - ply as i32
+    } else if value <= -MATE_BOUND {
+        value + ply as i32
+    } else {
+        value
+    }
+}
+
+impl<G: Evaluate> Searcher<G> {
+    /// The default size of the transposition table, in megabytes.
+    pub const DEFAULT_HASH_MB: usize = 16;
+
+    /// A searcher with a transposition table of about `hash_mb` megabytes.
+    #[must_use]
+    pub fn new(hash_mb: usize) -> Searcher<G> {
+        Searcher {
+            tt: Table::new(hash_mb),
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * HISTORY],
+            moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            order: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            root_depth: 0,
+        }
+    }
+
+    /// Forgets everything learnt (a new game): the same searches then give the same results.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.iter_mut().for_each(|h| *h = 0);
+    }
+
+    /// Searches `position` (not finished) deeper and deeper within `limits`, until `stop` is set,
+    /// calling `report` after each finished iteration. Returns the last finished iteration (a
+    /// stopped first iteration still gives its best move so far, or the first legal move).
+    ///
+    /// # Panics
+    /// When `position` is finished (it has no move to choose).
+    pub fn search(
+        &mut self,
+        position: &G::Position,
+        limits: Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Iteration<G::Move>),
+    ) -> Iteration<G::Move> {
+        let run = Run {
+            stop,
+            start: Instant::now(),
+            limits,
+        };
+        self.tt.new_search();
+        self.nodes = 0;
+        self.stopped = false;
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        for h in &mut self.history {
+            *h /= 8;
+        }
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, 100);
+        let mut best: Option<Iteration<G::Move>> = None;
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            // Depth 1 always finishes (a few hundred nodes at most): there is then a move.
+            self.stopped = depth > 1 && run.stop.load(Ordering::Relaxed);
+            self.root_depth = depth;
+            let value = self.aspiration(&run, position, depth, best.as_ref().map(|b| b.value));
+            if self.stopped {
+                if best.is_none() {
+                    // The first iteration did not finish: its best move so far, if any.
+                    let pv = self.pv[0].first().copied().into_iter().collect();
+                    best = Some(self.iteration(&run, depth, 0, pv));
+                }
+                break;
+            }
+            let pv = self.principal_variation(position);
+            let iteration = self.iteration(&run, depth, value, pv);
+            report(&iteration);
+            let decided = value.abs() >= MATE_BOUND && (MATE - value.abs()) as u32 <= depth;
+            best = Some(iteration);
+            // The next iteration takes a few times longer than this one: start it only early.
+            if decided
+                || limits
+                    .soft
+                    .is_some_and(|soft| run.start.elapsed() >= soft * 6 / 10)
+            {
+                break;
+            }
+        }
+        let mut best = best.expect("at least one iteration ran");
+        if best.pv.is_empty() {
+            let moves = position.legal_moves();
+            assert!(!moves.is_empty(), "searched a finished position {position}");
+            best.pv.push(moves[0]);
+        }
+        best
+    }
+
+    fn iteration(
+        &self,
+        run: &Run<'_>,
+        depth: u32,
+        value: i32,
+        pv: Vec<G::Move>,
+    ) -> Iteration<G::Move> {
+        Iteration {
+            depth,
+            seldepth: self.seldepth.max(depth),
+            value,
+            nodes: self.nodes,
+            elapsed: run.start.elapsed(),
+            pv,
+        }
+    }
+
+    /// One iteration, in a narrow window around the last score when there is one, widened on
+    /// failure.
+    fn aspiration(
+        &mut self,
+        run: &Run<'_>,
+        position: &G::Position,
+        depth: u32,
+        last: Option<i32>,
+    ) -> i32 {
+        let Some(last) = last.filter(|v| depth >= 5 && v.abs() < MATE_BOUND) else {
+            return self.negamax(run, position, depth as i32, 0, -INFINITY, INFINITY, true);
+        };
+        let mut delta = 40;
+        let (mut alpha, mut beta) = (last - delta, last + delta);
+        loop {
+            let value = self.negamax(run, position, depth as i32, 0, alpha, beta, true);
+            if self.stopped {
+                return value;
+            }
+            if value <= alpha {
+                alpha = (alpha - delta).max(-INFINITY);
+            } else if value >= beta {
+                beta = (beta + delta).min(INFINITY);
+            } else {
+                return value;
+            }
+            delta *= 3;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    /// The root's principal variation: the triangular table's, extended by hash moves.
+    fn principal_variation(&self, position: &G::Position) -> Vec<G::Move> {
+        let mut pv = self.pv[0].clone();
+        let mut child = position.clone();
+        for &mv in &pv {
+            child.play_unchecked(mv);
+        }
+        while pv.len() < 32 && child.outcome().is_none() {
+            let Some(mv) = self.tt.probe(child.hash_key()).and_then(|e| e.mv) else {
+                break;
+            };
+            if !child.is_legal(mv) {
+                break;
+            }
+            pv.push(mv);
+            child.play_unchecked(mv);
+        }
+        pv
+    }
+
+    fn poll_stop(&mut self, run: &Run<'_>) {
+        if self.root_depth <= 1 {
+            return;
+        }
+        if self.nodes % CHECK_EVERY == 0 {
+            self.stopped = run.stop.load(Ordering::Relaxed)
+                || run
+                    .limits
+                    .hard
+                    .is_some_and(|hard| run.start.elapsed() >= hard);
+        }
+        if run.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            self.stopped = true;
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        run: &Run<'_>,
+        position: &G::Position,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        pv_node: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        self.pv[ply].clear();
+        self.poll_stop(run);
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        if let Some(outcome) = position.outcome() {
+            return terminal_value(position, outcome, ply);
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.quiescence(run, position, ply, alpha, beta);
+        }
+
+        let key = position.hash_key();
+        let entry = self.tt.probe(key);
+        let hash_move = entry.and_then(|e| e.mv);
+        if let Some(entry) = entry.filter(|e| !pv_node && ply > 0 && i32::from(e.depth) >= depth) {
+            let value = from_table(entry.score, ply);
+            let cut = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => value >= beta,
+                Bound::Upper => value <= alpha,
+            };
+            if cut {
+                return value;
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let mut order = std::mem::take(&mut self.order[ply]);
+        moves.clear();
+        position.generate_moves(&mut moves);
+        self.score_moves(position, &moves, &mut order, hash_move, ply);
+
+        let side = position.side_to_move().index();
+        let original_alpha = alpha;
+        let mut best_value = -INFINITY;
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            // Selection sort: most searches cut off after a few moves.
+            let mut pick = i;
+            for j in i + 1..moves.len() {
+                if order[j] > order[pick] {
+                    pick = j;
+                }
+            }
+            moves.swap(i, pick);
+            order.swap(i, pick);
+            let mv = moves[i];
+            let quiet = order[i] < KILLER_ORDER;
+
+            let mut child = position.clone();
+            child.play_unchecked(mv);
+            let value = if i == 0 {
+                -self.negamax(run, &child, depth - 1, ply + 1, -beta, -alpha, pv_node)
+            } else {
+                let reduction = if quiet && depth >= 3 && i >= 3 {
+                    1 + i32::from(i >= 10 && depth >= 6)
+                } else {
+                    0
+                };
+                let mut value = -self.negamax(
+                    run,
+                    &child,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    false,
+                );
+                if value > alpha && reduction > 0 {
+                    value =
+                        -self.negamax(run, &child, depth - 1, ply + 1, -alpha - 1, -alpha, false);
+                }
+                if value > alpha && value < beta && pv_node {
+                    value = -self.negamax(run, &child, depth - 1, ply + 1, -beta, -alpha, true);
+                }
+                value
+            };
+            if self.stopped {
+                self.moves[ply] = moves;
+                self.order[ply] = order;
+                return 0;
+            }
+            if value > best_value {
+                best_value = value;
+                best_move = Some(mv);
+                if value > alpha {
+                    alpha = value;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if alpha >= beta {
+                        if quiet {
+                            self.reward(side, ply, mv, depth, &moves[..i]);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        self.order[ply] = order;
+
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if best_value > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_move,
+            to_table(best_value, ply),
+            depth.max(0) as u32,
+            bound,
+        );
+        best_value
+    }
+
+    /// Stand pat, or search the noisy moves ([`Evaluate::noisy_moves`]) until the position is
+    /// quiet.
+    fn quiescence(
+        &mut self,
+        run: &Run<'_>,
+        position: &G::Position,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let stand_pat = G::evaluate(position);
+        if stand_pat >= beta || ply >= MAX_PLY {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
+        G::noisy_moves(position, &mut moves);
+        let mut best = stand_pat;
+        for &mv in &moves {
+            let mut child = position.clone();
+            child.play_unchecked(mv);
+            self.nodes += 1;
+            self.poll_stop(run);
+            if self.stopped {
+                break;
+            }
+            self.seldepth = self.seldepth.max(ply as u32 + 1);
+            let value = match child.outcome() {
+                Some(outcome) => -terminal_value(&child, outcome, ply + 1),
+                None => -self.quiescence(run, &child, ply + 1, -beta, -alpha),
+            };
+            if value > best {
+                best = value;
+                alpha = alpha.max(value);
+                if value >= beta {
+                    break;
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        best
+    }
+
+    fn score_moves(
+        &self,
+        position: &G::Position,
+        moves: &[G::Move],
+        order: &mut Vec<i32>,
+        hash_move: Option<G::Move>,
+        ply: usize,
+    ) {
+        let side = position.side_to_move().index();
+        let [first, second] = self.killers[ply];
+        order.clear();
+        order.extend(moves.iter().map(|&mv| {
+            if Some(mv) == hash_move {
+                HASH_ORDER
+            } else {
+                let hint = G::order_hint(position, mv).clamp(-1000, 1000);
+                if hint >= NOISY_HINT {
+                    NOISY_ORDER + hint
+                } else if Some(mv) == first {
+                    KILLER_ORDER + 1
+                } else if Some(mv) == second {
+                    KILLER_ORDER
+                } else {
+                    self.history[history_index(side, &mv)] + 8 * hint
+                }
+            }
+        }));
+    }
+
+    /// A quiet move caused a cut-off: a killer at this ply, and history credit (the quiet moves
+    /// tried before it lose some).
+    fn reward(&mut self, side: usize, ply: usize, mv: G::Move, depth: i32, tried: &[G::Move]) {
+        if self.killers[ply][0] != Some(mv) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(mv);
+        }
+        let bonus = (depth * depth).min(400);
+        let mut update = |index: usize, bonus: i32| {
+            let h = &mut self.history[index];
+            *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        };
+        update(history_index(side, &mv), bonus);
+        for tried in tried {
+            update(history_index(side, tried), -bonus);
+        }
+    }
+
+    /// Scores every root move by a full-window search `depth` plies deep (for the weaker levels,
+    /// which pick among them). Stops early like [`Searcher::search`]; moves not searched by then
+    /// are left out (the first is always searched).
+    pub fn score_root_moves(
+        &mut self,
+        position: &G::Position,
+        depth: u32,
+        limits: Limits,
+        stop: &AtomicBool,
+    ) -> Vec<(G::Move, i32)> {
+        let run = Run {
+            stop,
+            start: Instant::now(),
+            limits,
+        };
+        self.tt.new_search();
+        self.nodes = 0;
+        self.stopped = false;
+        self.root_depth = depth;
+        let mut scored = Vec::new();
+        for mv in position.legal_moves() {
+            let mut child = position.clone();
+            child.play_unchecked(mv);
+            let mut value = 0;
+            for d in 1..=depth.max(1) {
+                let v = -self.negamax(&run, &child, d as i32 - 1, 1, -INFINITY, INFINITY, true);
+                if self.stopped {
+                    break;
+                }
+                value = v;
+            }
+            if self.stopped && !scored.is_empty() {
+                break;
+            }
+            scored.push((mv, value));
+            if self.stopped {
+                break;
+            }
+        }
+        scored
+    }
+
+    /// Nodes searched by the last search.
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}
+
+/// A hint at least this large marks a noisy move, ordered before the killers.
+pub const NOISY_HINT: i32 = 500;
+const HASH_ORDER: i32 = 1 << 30;
+const NOISY_ORDER: i32 = 1 << 26;
+const KILLER_ORDER: i32 = 1 << 24;
+
+/// Searches `position` to `depth` with a fresh table of `hash_mb` megabytes and no other limit:
+/// the deterministic node count `tavola bench` and the signature test use.
+pub fn fixed_depth<G: Evaluate>(
+    position: &G::Position,
+    depth: u32,
+    hash_mb: usize,
+) -> Iteration<G::Move> {
+    let mut searcher = Searcher::<G>::new(hash_mb);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    searcher.search(position, limits, &AtomicBool::new(false), &mut |_| {})
+}
+
+#[cfg(test)]
+mod tests {
+    use tavola_sdk::games::ataxx::Ataxx;
+    use tavola_sdk::games::dama::Dama;
+    use tavola_sdk::games::gonnect::Gonnect;
+    use tavola_sdk::games::tablut::Tablut;
+    use tavola_sdk::Game;
+
+    use super::*;
+
+    fn search<G: Evaluate>(text: &str, depth: u32) -> Iteration<G::Move> {
+        let position = G::parse_position(text, None).unwrap();
+        fixed_depth::<G>(&position, depth, 1)
+    }
+
+    #[test]
+    fn finds_the_quickest_win_in_ataxx() {
+        // The jumps to c1 and c2 take d1's only black piece: a win in one move.
+        let found = search::<Ataxx>("7/7/7/7/7/7/x2o3 x 0 1", 4);
+        assert_eq!(found.score(), Score::Mate(1), "{found:?}");
+        let mv = found.pv[0].to_string();
+        assert!(mv == "a1c1" || mv == "a1c2", "{mv}");
+    }
+
+    #[test]
+    fn a_deeper_search_explores_more_nodes_and_reports_each_depth() {
+        let position = Ataxx::start(None).unwrap();
+        let mut searcher = Searcher::<Ataxx>::new(1);
+        let mut depths = Vec::new();
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        let found = searcher.search(&position, limits, &AtomicBool::new(false), &mut |i| {
+            depths.push((i.depth, i.nodes, i.pv.len()));
+        });
+        assert_eq!(depths.iter().map(|d| d.0).collect::<Vec<_>>(), [1, 2, 3, 4]);
+        assert!(depths.windows(2).all(|w| w[0].1 < w[1].1), "{depths:?}");
+        assert!(depths.iter().all(|d| d.2 >= 1), "{depths:?}");
+        assert_eq!(found.depth, 4);
+        assert!(position.is_legal(found.pv[0]));
+    }
+
+    #[test]
+    fn a_set_stop_flag_still_gives_a_legal_move() {
+        let position = Ataxx::start(None).unwrap();
+        let mut searcher = Searcher::<Ataxx>::new(1);
+        let found = searcher.search(
+            &position,
+            Limits::default(),
+            &AtomicBool::new(true),
+            &mut |_| {},
+        );
+        // Depth 1 always finishes, nothing deeper starts.
+        assert_eq!(found.depth, 1, "{found:?}");
+        assert!(position.is_legal(found.pv[0]));
+    }
+
+    #[test]
+    fn a_node_limit_stops_the_search() {
+        let position = Ataxx::start(None).unwrap();
+        let mut searcher = Searcher::<Ataxx>::new(1);
+        let limits = Limits {
+            nodes: Some(5000),
+            ..Limits::default()
+        };
+        let found = searcher.search(&position, limits, &AtomicBool::new(false), &mut |_| {});
+        assert!(searcher.nodes() <= 5000 + 1, "{}", searcher.nodes());
+        assert!(position.is_legal(found.pv[0]));
+    }
+
+    #[test]
+    fn passes_when_it_must() {
+        let found = search::<Ataxx>("7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1", 3);
+        assert_eq!(found.pv[0].to_string(), "0000");
+    }
+
+    #[test]
+    fn every_game_searches() {
+        let start = |name| match name {
+            "tablut" => Tablut::start(None).unwrap().to_string(),
+            "gonnect" => Gonnect::start(None).unwrap().to_string(),
+            _ => Dama::start(None).unwrap().to_string(),
+        };
+        assert!(!search::<Tablut>(&start("tablut"), 2).pv.is_empty());
+        assert!(!search::<Gonnect>(&start("gonnect"), 2).pv.is_empty());
+        assert!(!search::<Dama>(&start("dama"), 4).pv.is_empty());
+    }
+
+    /// The node count of fixed-depth searches from fixed positions: the search's signature. It
+    /// changes when (and only when) the search, the move ordering or the Ataxx evaluation
+    /// changes; update it then, with the new figure `tavola bench` prints.
+    #[test]
+    fn the_ataxx_node_count_signature() {
+        let nodes: u64 = super::super::bench::ATAXX
+            .iter()
+            .map(|text| search::<Ataxx>(text, super::super::bench::TEST_DEPTH).nodes)
+            .sum();
+        assert_eq!(nodes, super::super::bench::ATAXX_SIGNATURE);
+    }
+}
