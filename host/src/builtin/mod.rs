@@ -14,6 +14,7 @@ use tavola_sdk::{Game, Position, SearchInfo};
 use crate::seat::{Answer, Brain, Control, Request, SeatFailure};
 
 pub mod eval;
+pub mod mcts;
 
 /// A static evaluation for the built-in bot, from the point of view of the side to move.
 pub trait Evaluate: Game {
