@@ -35,6 +35,10 @@ const ATTACKER: i32 = 45;
 const ATTACKER_CASTLE: i32 = 20;
 /// Per step the king stands nearer to an edge (from 4 at the castle to 0).
 const KING_OUT: i32 = 15;
+/// Black to move can capture the king: the game is as good as lost.
+const KING_CAPTURE: i32 = 3_000;
+/// White to move with the king capturable next move: White must spend the move on it.
+const KING_THREAT: i32 = 120;
 
 /// The eight squares from which Black guards the approaches of the corners: b3 c2, g2 h3, b7
 /// c8, g8 h7 (columns and rows counted from 0, row 0 being row 1 at the top).
@@ -98,6 +102,68 @@ fn king_lines(column: u8, row: u8, blocked: u128) -> (u32, u128) {
     (open, reach)
 }
 
+/// Whether a black soldier can reach the empty square `(column, row)` in one move.
+fn black_reaches(column: i8, row: i8, black: u128, occupied: u128, no_entry: u128) -> bool {
+    for (dc, dr) in STEPS {
+        let (mut c, mut r) = (column + dc, row + dr);
+        while (0..9).contains(&c) && (0..9).contains(&r) {
+            let b = bit(c as u8, r as u8);
+            if occupied & b != 0 {
+                if black & b != 0 {
+                    return true;
+                }
+                break;
+            }
+            if no_entry & b != 0 {
+                break;
+            }
+            (c, r) = (c + dc, r + dr);
+        }
+    }
+    false
+}
+
+/// Whether Black, to move, could capture the king on `(column, row)` with one move (by the
+/// Ashton rules: four sides on the castle, the three others beside it, two opposite elsewhere,
+/// a camp counting as black there).
+fn king_capturable(column: u8, row: u8, black: u128, occupied: u128) -> bool {
+    let camps = Bitboard::CAMPS.bits();
+    let castle = Square::CASTLE.bitboard().bits();
+    let no_entry = camps | castle;
+    let side = |(dc, dr): (i8, i8)| {
+        let (c, r) = (column as i8 + dc, row as i8 + dr);
+        ((0..9).contains(&c) && (0..9).contains(&r)).then(|| (c, r, bit(c as u8, r as u8)))
+    };
+    let open = |c: i8, r: i8, b: u128| {
+        occupied & b == 0 && no_entry & b == 0 && black_reaches(c, r, black, occupied, no_entry)
+    };
+    if column.abs_diff(4) + row.abs_diff(4) <= 1 {
+        // On or beside the castle: every side but the castle must be black.
+        let mut missing = None;
+        let mut count = 0;
+        for step in STEPS {
+            let Some((c, r, b)) = side(step) else {
+                continue;
+            };
+            if b == castle || black & b != 0 {
+                continue;
+            }
+            count += 1;
+            missing = Some((c, r, b));
+        }
+        return count == 1 && missing.is_some_and(|(c, r, b)| open(c, r, b));
+    }
+    for (near, far) in [(0, 1), (1, 0), (2, 3), (3, 2)] {
+        let (Some((c, r, b)), Some((_, _, beyond))) = (side(STEPS[near]), side(STEPS[far])) else {
+            continue;
+        };
+        if (black | camps) & beyond != 0 && open(c, r, b) {
+            return true;
+        }
+    }
+    false
+}
+
 /// The score from White's view, in hundredths.
 fn white_view(position: &Position) -> i32 {
     let black = position.soldiers(Color::Black).bits();
@@ -156,12 +222,19 @@ fn white_view(position: &Position) -> i32 {
             attackers += 1;
         }
     }
-    let danger = attackers
+    let mut danger = attackers
         * if near_castle {
             ATTACKER_CASTLE
         } else {
             ATTACKER
         };
+    if king_capturable(column, row, black, position.occupied().bits()) {
+        if !white_to_move {
+            // The king is taken before it can use any line.
+            return material - guards - danger - KING_CAPTURE;
+        }
+        danger += KING_THREAT;
+    }
     let to_edge = column.min(8 - column).min(row).min(8 - row) as i32;
     let out = KING_OUT * (4 - to_edge);
 
@@ -263,6 +336,57 @@ mod tests {
         let pressed = board("c7", &[], &["b7"], Color::White);
         let (free, pressed) = (Tablut::evaluate(&free), Tablut::evaluate(&pressed));
         assert!(pressed < free, "{pressed} {free}");
+    }
+
+    #[test]
+    fn a_king_black_can_capture_is_nearly_lost() {
+        // The king on c7 with black on b7: black g7 slides to d7 and captures.
+        let lost = board("c7", &[], &["b7", "g7"], Color::Black);
+        let safe = board("c7", &[], &["b7", "g8"], Color::Black);
+        assert!(king_capturable(
+            2,
+            6,
+            lost.soldiers(Color::Black).bits(),
+            lost.occupied().bits()
+        ));
+        assert!(!king_capturable(
+            2,
+            6,
+            safe.soldiers(Color::Black).bits(),
+            safe.occupied().bits()
+        ));
+        let (l, s) = (Tablut::evaluate(&lost), Tablut::evaluate(&safe));
+        assert!(l > s + KING_CAPTURE / 2, "{l} {s}");
+        // A camp is black's too: the king on b4 beside the camp a4, black c9 slides to c4.
+        let camp = board("b3", &[], &["a9"], Color::Black);
+        assert!(!king_capturable(
+            1,
+            2,
+            camp.soldiers(Color::Black).bits(),
+            camp.occupied().bits()
+        ));
+        let camp = board("b4", &[], &["c9"], Color::Black);
+        assert!(king_capturable(
+            1,
+            3,
+            camp.soldiers(Color::Black).bits(),
+            camp.occupied().bits()
+        ));
+        // In the castle, three black sides and the fourth reachable.
+        let castle = board("e5", &[], &["d5", "f5", "e4", "h6"], Color::Black);
+        assert!(king_capturable(
+            4,
+            4,
+            castle.soldiers(Color::Black).bits(),
+            castle.occupied().bits()
+        ));
+        let castle = board("e5", &[], &["d5", "f5", "h6"], Color::Black);
+        assert!(!king_capturable(
+            4,
+            4,
+            castle.soldiers(Color::Black).bits(),
+            castle.occupied().bits()
+        ));
     }
 
     #[test]
