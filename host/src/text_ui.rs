@@ -103,7 +103,8 @@ pub fn seat_for<G: Evaluate>(
             )
         }
         SeatKind::Builtin if wants_mcts::<G>(&spec.options) => {
-            let brain = MctsBrain::from_options(&spec.options, seed).map_err(bad_spec)?;
+            let brain =
+                MctsBrain::<G>::from_options(&spec.options, seed, G::evaluate).map_err(bad_spec)?;
             ("builtin".into(), "builtin (mcts)".into(), Box::new(brain))
         }
         SeatKind::Builtin => {

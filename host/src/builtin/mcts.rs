@@ -35,6 +35,8 @@ const MAX_PLAYOUT: u32 = 1_000;
 const CHECK_EVERY: u64 = 16;
 /// Time between two search reports.
 const REPORT_EVERY: Duration = Duration::from_millis(200);
+/// The evaluation difference (in hundredths) that makes a leaf 10 to 1 to win.
+const LEAF_SCALE: f32 = 400.0;
 /// The most nodes the tree may hold (about 64 MB); the search stops growing it then.
 const MAX_NODES: usize = 2_000_000;
 
@@ -92,30 +94,66 @@ enum Budget {
     Playouts(u64),
 }
 
-/// The Monte Carlo tree search bot.
-#[derive(Debug)]
-pub struct MctsBrain {
-    rng: SmallRng,
-    budget: Budget,
+/// An evaluation from the side to move's view, in hundredths (see [`crate::builtin::Evaluate`]).
+pub type Evaluation<G> = fn(&<G as Game>::Position) -> i32;
+
+/// How a new leaf is valued.
+enum Leaf<G: Game> {
+    /// By a uniformly random playout to the end of the game.
+    Playout,
+    /// By the evaluation, turned into a win rate.
+    Evaluation(Evaluation<G>),
 }
 
-impl MctsBrain {
-    /// A bot thinking from the clock, drawing its playouts from `seed`.
+impl<G: Game> Clone for Leaf<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for Leaf<G> {}
+
+impl<G: Game> std::fmt::Debug for Leaf<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Leaf::Playout => "Playout",
+            Leaf::Evaluation(_) => "Evaluation",
+        })
+    }
+}
+
+/// The Monte Carlo tree search bot.
+#[derive(Debug)]
+pub struct MctsBrain<G: Game> {
+    rng: SmallRng,
+    budget: Budget,
+    leaf: Leaf<G>,
+}
+
+impl<G: Game> MctsBrain<G> {
+    /// A bot thinking from the clock, drawing its playouts from `seed`; with `evaluation`, leaves
+    /// are valued by it instead of by random playouts.
     #[must_use]
-    pub fn new(seed: u64) -> MctsBrain {
+    pub fn new(seed: u64, evaluation: Option<Evaluation<G>>) -> MctsBrain<G> {
         MctsBrain {
             rng: SmallRng::seed_from_u64(seed),
             budget: Budget::Clock,
+            leaf: evaluation.map_or(Leaf::Playout, Leaf::Evaluation),
         }
     }
 
     /// Parses the bot's options: `movetime=MS` (think this long per move) or `playouts=N`
-    /// (this many simulations per move); `engine=mcts` (which chose this bot) is accepted.
+    /// (this many simulations per move), `leaf=eval|playout` (value new leaves by `evaluation`,
+    /// the default, or by random playouts); `engine=mcts` (which chose this bot) is accepted.
     ///
     /// # Errors
     /// A message naming the bad option.
-    pub fn from_options(options: &[(String, String)], seed: u64) -> Result<MctsBrain, String> {
-        let mut brain = MctsBrain::new(seed);
+    pub fn from_options(
+        options: &[(String, String)],
+        seed: u64,
+        evaluation: Evaluation<G>,
+    ) -> Result<MctsBrain<G>, String> {
+        let mut brain = MctsBrain::new(seed, Some(evaluation));
         for (key, value) in options {
             let number = || {
                 value
@@ -128,9 +166,11 @@ impl MctsBrain {
                 "engine" if value == "mcts" => {}
                 "movetime" => brain.budget = Budget::MoveTime(Duration::from_millis(number()?)),
                 "playouts" => brain.budget = Budget::Playouts(number()?),
+                "leaf" if value == "eval" => brain.leaf = Leaf::Evaluation(evaluation),
+                "leaf" if value == "playout" => brain.leaf = Leaf::Playout,
                 _ => {
                     return Err(format!(
-                        "unknown option {key}={value} of builtin:engine=mcts (known: movetime, playouts)"
+                        "unknown option {key}={value} of builtin:engine=mcts (known: movetime, playouts, leaf=eval|playout)"
                     ))
                 }
             }
@@ -173,6 +213,7 @@ fn slot_of<M: Hash>(mv: &M) -> u16 {
 
 /// The search of one move.
 struct Search<'a, G: Game> {
+    leaf: Leaf<G>,
     nodes: Vec<Node<G::Move>>,
     root_side: Color,
     rng: &'a mut SmallRng,
@@ -256,8 +297,20 @@ impl<G: Game> Search<'_, G> {
             node = child;
         }
         self.max_depth = self.max_depth.max(path.len() as u32 - 1);
-        let winner = self.playout(&mut position, path.len() as u32 - 1);
-        self.back_up(&path, winner);
+        let value = match (position.outcome(), self.leaf) {
+            (Some(outcome), _) => result(outcome.winner),
+            (None, Leaf::Evaluation(evaluate)) => {
+                let rate = win_rate(evaluate(&position));
+                let mut value = [1.0 - rate; 2];
+                value[position.side_to_move().index()] = rate;
+                value
+            }
+            (None, Leaf::Playout) => {
+                let winner = self.playout(&mut position, path.len() as u32 - 1);
+                result(winner)
+            }
+        };
+        self.back_up(&path, value);
     }
 
     /// Plays at random to the end; the winner, `None` for a draw or a cut-off.
@@ -281,12 +334,8 @@ impl<G: Game> Search<'_, G> {
     }
 
     /// Credits the result to the path and, through AMAF, to the siblings played later.
-    fn back_up(&mut self, path: &[usize], winner: Option<Color>) {
-        let score = |player: Color| match winner {
-            Some(w) if w == player => 1.0,
-            Some(_) => 0.0,
-            None => 0.5,
-        };
+    fn back_up(&mut self, path: &[usize], value: [f32; 2]) {
+        let score = |player: Color| value[player.index()];
         // The player to move at the root, then alternating (every move hands the turn over).
         let mut to_move = self.root_side;
         for (depth, &node) in path.iter().enumerate() {
@@ -359,6 +408,24 @@ impl<G: Game> Search<'_, G> {
     }
 }
 
+/// The result of a game for each colour (indexed by [`Color::index`]): 1 a win, 0 a loss.
+fn result(winner: Option<Color>) -> [f32; 2] {
+    match winner {
+        Some(winner) => {
+            let mut value = [0.0; 2];
+            value[winner.index()] = 1.0;
+            value
+        }
+        None => [0.5; 2],
+    }
+}
+
+/// The win rate an evaluation in hundredths stands for: the inverse of [`hundredths`], flattened
+/// (an evaluation is less sure than a real result).
+fn win_rate(score: i32) -> f32 {
+    1.0 / (1.0 + 10f32.powf(-(score as f32) / LEAF_SCALE))
+}
+
 /// A win rate as a score in hundredths: the logistic curve of Elo ratings, so 0.5 is 0 and each
 /// 100 points of Elo are 100 hundredths (clamped to ±20 pieces).
 fn hundredths(rate: f32) -> i32 {
@@ -368,7 +435,7 @@ fn hundredths(rate: f32) -> i32 {
         .clamp(-2000.0, 2000.0) as i32
 }
 
-impl<G: Game> Brain<G> for MctsBrain {
+impl<G: Game> Brain<G> for MctsBrain<G> {
     fn choose(&mut self, request: &Request<G>, control: &Control) -> Answer {
         let root = &request.position;
         let start = Instant::now();
@@ -380,6 +447,7 @@ impl<G: Game> Brain<G> for MctsBrain {
             _ => u64::MAX,
         };
         let mut search = Search::<G> {
+            leaf: self.leaf,
             nodes: vec![Node::new(None, 0)],
             root_side: root.side_to_move(),
             rng: &mut self.rng,
@@ -403,6 +471,25 @@ impl<G: Game> Brain<G> for MctsBrain {
                 return mv.ok_or_else(|| SeatFailure::Error("no move".to_owned()));
             }
             _ => {}
+        }
+        // A move that wins at once is played at once (the tree would find it, but may prefer a
+        // slower win it cannot tell apart).
+        let children = 1..=usize::from(search.nodes[0].children);
+        for mv in children.filter_map(|child| search.nodes[child].mv) {
+            let mut after = root.clone();
+            after.play_unchecked(mv);
+            if after.outcome().and_then(|o| o.winner) == Some(search.root_side) {
+                control.report(SearchInfo {
+                    depth: 1,
+                    seldepth: 1,
+                    nodes: 0,
+                    score: None,
+                    mate: Some(1),
+                    pv: mv.to_string(),
+                    message: "mcts: a win in one".to_owned(),
+                });
+                return Ok(mv.to_string());
+            }
         }
         let mut playouts = 0u64;
         let mut last_report = start;
@@ -432,6 +519,7 @@ mod tests {
     use tavola_sdk::games::gonnect::Gonnect;
 
     use super::*;
+    use crate::builtin::Evaluate;
     use crate::seat::clocks;
 
     fn request(text: &str) -> Request<Gonnect> {
@@ -444,29 +532,52 @@ mod tests {
         }
     }
 
-    fn brain(playouts: &str) -> MctsBrain {
-        MctsBrain::from_options(&[("playouts".into(), playouts.into())], 3).unwrap()
+    fn brain(playouts: &str, leaf: &str) -> MctsBrain<Gonnect> {
+        let options = [
+            ("playouts".into(), playouts.into()),
+            ("leaf".into(), leaf.into()),
+        ];
+        MctsBrain::<Gonnect>::from_options(&options, 3, Gonnect::evaluate).unwrap()
     }
 
     #[test]
     fn completes_a_connection() {
         // Black's row 7 misses only G7: playing it wins at once.
         let text = "............./............./............./............./............./............./XXXXXX.XXXXXX/OOOOOO.OOOOO./............./............./............./............./............. X 30";
+        for leaf in ["playout", "eval"] {
+            let control = Control::default();
+            let mv = Brain::<Gonnect>::choose(&mut brain("2000", leaf), &request(text), &control)
+                .unwrap();
+            assert_eq!(mv, "G7", "{leaf}");
+            let info = control.info.lock().unwrap().clone().expect("a report");
+            assert_eq!(info.mate, Some(1));
+        }
+    }
+
+    #[test]
+    fn reports_playouts_and_a_win_rate() {
+        let text = Gonnect::start(None).unwrap().to_string();
         let control = Control::default();
-        let mv = Brain::<Gonnect>::choose(&mut brain("2000"), &request(text), &control).unwrap();
-        assert_eq!(mv, "G7");
+        Brain::<Gonnect>::choose(&mut brain("500", "playout"), &request(&text), &control).unwrap();
         let info = control.info.lock().unwrap().clone().expect("a report");
-        assert_eq!(info.nodes, 2000);
-        assert!(info.score.unwrap() > 0, "{info:?}");
+        assert_eq!(info.nodes, 500);
+        assert!(info.depth >= 1 && info.score.is_some(), "{info:?}");
+        assert!(request(&text)
+            .position
+            .parse_move(info.pv.split(' ').next().unwrap())
+            .is_ok());
     }
 
     #[test]
     fn blocks_the_opponents_connection() {
         // White threatens G7 the same way; Black must take it first.
         let text = "............./............./............./............./............./X............/OOOOOO.OOOOOO/............./............./............./............./............./...X......... X 30";
-        let control = Control::default();
-        let mv = Brain::<Gonnect>::choose(&mut brain("3000"), &request(text), &control).unwrap();
-        assert_eq!(mv, "G7");
+        for leaf in ["playout", "eval"] {
+            let control = Control::default();
+            let mv = Brain::<Gonnect>::choose(&mut brain("3000", leaf), &request(text), &control)
+                .unwrap();
+            assert_eq!(mv, "G7", "{leaf}");
+        }
     }
 
     #[test]
@@ -476,7 +587,7 @@ mod tests {
         control
             .stop
             .store(true, std::sync::atomic::Ordering::Relaxed);
-        let mut brain = MctsBrain::new(1);
+        let mut brain = MctsBrain::<Gonnect>::new(1, None);
         let request = request(&text);
         let mv = Brain::<Gonnect>::choose(&mut brain, &request, &control).unwrap();
         assert!(request.position.parse_move(&mv).is_ok());
@@ -485,18 +596,60 @@ mod tests {
     #[test]
     fn the_same_seed_plays_the_same_move() {
         let text = Gonnect::start(None).unwrap().to_string();
-        let a = Brain::<Gonnect>::choose(&mut brain("300"), &request(&text), &Control::default());
-        let b = Brain::<Gonnect>::choose(&mut brain("300"), &request(&text), &Control::default());
+        let choose = || {
+            Brain::<Gonnect>::choose(
+                &mut brain("300", "playout"),
+                &request(&text),
+                &Control::default(),
+            )
+        };
+        let (a, b) = (choose(), choose());
         assert_eq!(a, b);
     }
 
     #[test]
     fn options_are_checked() {
-        assert!(MctsBrain::from_options(&[("movetime".into(), "100".into())], 0).is_ok());
-        let error = MctsBrain::from_options(&[("playouts".into(), "0".into())], 0).unwrap_err();
+        assert!(MctsBrain::<Gonnect>::from_options(
+            &[("movetime".into(), "100".into())],
+            0,
+            Gonnect::evaluate
+        )
+        .is_ok());
+        let error = MctsBrain::<Gonnect>::from_options(
+            &[("playouts".into(), "0".into())],
+            0,
+            Gonnect::evaluate,
+        )
+        .unwrap_err();
         assert!(error.contains("playouts=0"), "{error}");
-        let error = MctsBrain::from_options(&[("depth".into(), "3".into())], 0).unwrap_err();
+        let error = MctsBrain::<Gonnect>::from_options(
+            &[("depth".into(), "3".into())],
+            0,
+            Gonnect::evaluate,
+        )
+        .unwrap_err();
         assert!(error.contains("depth"), "{error}");
+    }
+
+    /// Not a speed test (it asserts nothing about time): playouts per second from the empty
+    /// board, measured in release with
+    /// `cargo test --release -p tavola --lib mcts_speed -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn mcts_speed() {
+        let text = Gonnect::start(None).unwrap().to_string();
+        let start = Instant::now();
+        let control = Control::default();
+        Brain::<Gonnect>::choose(&mut brain("20000", "playout"), &request(&text), &control)
+            .unwrap();
+        let seconds = start.elapsed().as_secs_f64();
+        let info = control.info.lock().unwrap().clone().unwrap();
+        println!(
+            "mcts: {:.0} playouts/s from the empty board (depth {}, {})",
+            20_000.0 / seconds,
+            info.depth,
+            info.message
+        );
     }
 
     #[test]
