@@ -27,6 +27,8 @@ const ESCAPE_THREAT: i32 = 250;
 const FORK_NEXT: i32 = 700;
 /// Each square one king move away from which a line is open (a threat White can make).
 const ROUTE: i32 = 35;
+/// Each square the king can move to (a king with room is hard to net).
+const KING_ROOM: i32 = 4;
 /// Each black soldier on one of the eight squares guarding the corners' approaches.
 const GUARD: i32 = 30;
 /// Each attacker (black soldier or hostile camp) next to the king, away from the castle.
@@ -204,7 +206,7 @@ fn white_view(position: &Position) -> i32 {
             fork |= lines >= 2;
         }
     }
-    escape += ROUTE * routes;
+    escape += ROUTE * routes + KING_ROOM * reach.count_ones() as i32;
     if fork && white_to_move && open == 0 {
         escape += FORK_NEXT;
     }
