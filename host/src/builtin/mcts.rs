@@ -1,13 +1,17 @@
-//! Monte Carlo tree search: UCT with RAVE over uniformly random playouts.
+//! Monte Carlo tree search: UCT with RAVE, leaves valued by the evaluation or by random playouts.
 //!
-//! Written for Gonnect, where an evaluation sees the connection race but not Go's fights, and a
-//! random playout to the end of the game (a connection, or a side without a move) is cheap; it
-//! works for any [`Game`] through the SDK's rules alone. Each simulation walks down the tree by
-//! UCT blended with the all-moves-as-first (AMAF, "RAVE") statistics, grows a node once it has
-//! been visited [`EXPAND_AT`] times, plays the rest of the game at random, and credits the result
-//! to every node on its path and, through AMAF, to each sibling move its player played later in
-//! the simulation. It thinks until its budget (from the clock, `movetime=MS` or `playouts=N`) is
-//! spent or it is asked to stop, reporting as it goes, and plays the most visited move.
+//! Written for Gonnect, where Monte Carlo was expected to beat alpha-beta; it works for any
+//! [`Game`] through the SDK's rules alone. Each simulation walks down the tree by UCT blended with
+//! the all-moves-as-first (AMAF, "RAVE") statistics, grows a node once it has been visited a few
+//! times, values the new leaf by the game's evaluation turned into a win rate (`leaf=eval`, the
+//! default) or by a uniformly random playout to the end (`leaf=playout`), and credits the result to
+//! every node on its path and, through AMAF, to each sibling move its player played later in the
+//! simulation. It thinks until its budget (from the clock, `movetime=MS` or `playouts=N`) is spent
+//! or it is asked to stop, reporting as it goes, and plays the most visited move.
+//!
+//! Measured in Gonnect at equal time per move, it loses to the alpha-beta search on the same
+//! evaluation (-241 ± 130 Elo at 100 ms a move over 60 games, 2 of 20 at 300 ms), so `builtin`
+//! plays alpha-beta there; this search stays selectable as `builtin:engine=mcts`.
 
 use std::hash::{BuildHasher, Hash};
 use std::time::{Duration, Instant};
