@@ -7,6 +7,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use tavola_sdk::{Color, Game, Position, SearchInfo};
 
+use crate::builtin::mcts::MctsBrain;
 use crate::builtin::{BuiltinBrain, Evaluate};
 use crate::record::GameRecord;
 use crate::referee::{GameResult, MoveEvent, Referee, Settings};
@@ -44,6 +45,20 @@ pub struct Seated<G: Game> {
     pub seat: Seat<G>,
     /// What sits there, for example `greedy 0.1.0 (plugin /path/libgreedy_bot.so)`.
     pub description: String,
+}
+
+/// The games whose `builtin` is the Monte Carlo tree search by default (the others: alpha-beta).
+/// The one-line switch: `&["gonnect"]` makes plain `builtin` play Gonnect by MCTS.
+const MCTS_GAMES: &[&str] = &[];
+
+/// Whether a `builtin` seat is the Monte Carlo tree search (`builtin:engine=mcts`) rather than the
+/// alpha-beta search (`engine=alphabeta`, or no `engine`).
+fn wants_mcts<G: Game>(options: &[(String, String)]) -> bool {
+    let default_mcts = MCTS_GAMES.contains(&G::NAME);
+    options
+        .iter()
+        .find(|(key, _)| key == "engine")
+        .map_or(default_mcts, |(_, value)| value == "mcts")
 }
 
 /// Builds the seat for `spec` playing `color` in `variant`.
@@ -87,8 +102,17 @@ pub fn seat_for<G: Evaluate>(
                 Box::new(RandomBrain::<G>::new(seed)),
             )
         }
+        SeatKind::Builtin if wants_mcts::<G>(&spec.options) => {
+            let brain =
+                MctsBrain::<G>::from_options(&spec.options, seed, G::evaluate).map_err(bad_spec)?;
+            ("builtin".into(), "builtin (mcts)".into(), Box::new(brain))
+        }
         SeatKind::Builtin => {
-            let brain = BuiltinBrain::<G>::from_options(&spec.options, seed).map_err(bad_spec)?;
+            let options: Vec<_> = (spec.options.iter())
+                .filter(|(key, value)| !(key == "engine" && value == "alphabeta"))
+                .cloned()
+                .collect();
+            let brain = BuiltinBrain::<G>::from_options(&options, seed).map_err(bad_spec)?;
             ("builtin".into(), "builtin".into(), Box::new(brain))
         }
         SeatKind::Plugin(path) if isolation.is_some() => {

@@ -9,15 +9,13 @@ use std::time::Duration;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use tavola_sdk::games::dama::Dama;
-use tavola_sdk::games::gonnect::Gonnect;
-use tavola_sdk::games::tablut::Tablut;
-use tavola_sdk::{Color, Game, Position, SearchInfo};
+use tavola_sdk::{Game, Position, SearchInfo};
 
 use crate::seat::{Answer, Brain, Control, Request, SeatFailure};
 
 pub mod bench;
 pub mod eval;
+pub mod mcts;
 pub mod search;
 pub mod time;
 mod tt;
@@ -40,44 +38,6 @@ pub trait Evaluate: Game {
     /// among the quiet moves. 0 by default.
     fn order_hint(_position: &Self::Position, _mv: Self::Move) -> i32 {
         0
-    }
-}
-
-impl Evaluate for Tablut {
-    /// White soldiers count 100, black 60 (Black has twice as many); the king scores for White the
-    /// closer it stands to an edge.
-    fn evaluate(position: &<Tablut as Game>::Position) -> i32 {
-        let soldiers = |color| position.count_soldiers(color) as i32;
-        let king = position.king().map_or(0, |square| {
-            let (column, row) = (i32::from(square.column()), i32::from(square.row()));
-            let to_edge = column.min(8 - column).min(row).min(8 - row);
-            40 * (4 - to_edge)
-        });
-        let white = 100 * soldiers(Color::White) + king - 60 * soldiers(Color::Black);
-        match position.side_to_move() {
-            Color::White => white,
-            Color::Black => -white,
-        }
-    }
-}
-
-impl Evaluate for Gonnect {
-    /// Stones, in hundredths (captures count).
-    fn evaluate(position: &<Gonnect as Game>::Position) -> i32 {
-        let me = position.side_to_move();
-        100 * (position.count(me) as i32 - position.count(me.other()) as i32)
-    }
-}
-
-impl Evaluate for Dama {
-    /// Men count 100, kings 250.
-    fn evaluate(position: &<Dama as Game>::Position) -> i32 {
-        let side = |color| {
-            let kings = position.count_kings(color) as i32;
-            100 * (position.count(color) as i32 - kings) + 250 * kings
-        };
-        let me = position.side_to_move();
-        side(me) - side(me.other())
     }
 }
 

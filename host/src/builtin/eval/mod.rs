@@ -1,3 +1,50 @@
-//! The evaluations, one file per game (each an [`super::Evaluate`] implementation).
+//! The evaluations of the built-in bot, one file per game, each an [`Evaluate`](super::Evaluate)
+//! implementation written for strength.
 
 pub mod ataxx;
+pub mod dama;
+pub mod gonnect;
+pub mod tablut;
+
+/// Positions from a seeded random playout of `G`'s start, for measuring an evaluation.
+#[cfg(test)]
+pub(crate) fn sample_positions<G: super::Evaluate>(count: usize) -> Vec<G::Position> {
+    use rand::{Rng, SeedableRng};
+    use tavola_sdk::Position as _;
+
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let mut positions = Vec::new();
+    while positions.len() < count {
+        let mut position = G::start(None).expect("the default variant exists");
+        for _ in 0..200 {
+            let moves = position.legal_moves();
+            if moves.is_empty() || position.is_game_over() {
+                break;
+            }
+            position.play_unchecked(moves[rng.gen_range(0..moves.len())]);
+            if position.is_game_over() {
+                break;
+            }
+            positions.push(position.clone());
+        }
+    }
+    positions.truncate(count);
+    positions
+}
+
+/// The mean time of one evaluation over `runs` calls cycling through `positions`, in nanoseconds,
+/// with the sum of the scores (so the calls are not optimised away).
+#[cfg(test)]
+pub(crate) fn time_per_call<G: super::Evaluate>(
+    positions: &[G::Position],
+    runs: usize,
+) -> (f64, i64) {
+    let start = std::time::Instant::now();
+    let mut sum = 0i64;
+    for i in 0..runs {
+        sum += i64::from(G::evaluate(std::hint::black_box(
+            &positions[i % positions.len()],
+        )));
+    }
+    (start.elapsed().as_nanos() as f64 / runs as f64, sum)
+}

@@ -1,0 +1,225 @@
+//! The Gonnect evaluation: a race to connect, with Go's captures as the way to cut.
+//!
+//! Either colour wins by joining left to right or top to bottom, so each side's *connection
+//! distance* is the Hex one: the fewest stones it still has to place to join one pair of opposite
+//! sides, counting its own stones as free, empty points as one, and the opponent's stones as walls
+//! (`min` over the two axes, with a smaller weight on the other axis, which is the threat the
+//! opponent must also watch). The difference of the two distances is most of the score. Go enters
+//! through captures: a chain in atari is a wall about to open (the opponent's, on our move, is a
+//! capture we can make) or a cut we must mend (ours), and a chain short of liberties is a weakness.
+
+use std::sync::LazyLock;
+
+use tavola_sdk::games::gonnect::{Bitboard, Gonnect, Point, Position, SIZE};
+use tavola_sdk::{Color, Game, Position as _};
+
+use crate::builtin::Evaluate;
+
+/// One stone less to place than the opponent, on the best axis.
+const DISTANCE: i32 = 100;
+/// One stone less on the other axis.
+const OTHER_AXIS: i32 = 15;
+/// Side to move, whose distance counts one move ahead.
+const TEMPO: i32 = 30;
+/// Per stone of an opponent's chain in atari on our move (we can take it), up to [`ATARI_CAP`].
+const CAPTURE_THREAT: i32 = 25;
+/// Per stone of our chain in atari on our move (we must save or lose it), up to [`ATARI_CAP`].
+const OWN_ATARI: i32 = 15;
+/// The chain size counted at most by the atari terms.
+const ATARI_CAP: i32 = 6;
+/// Per chain with just two liberties (either side: negative for its owner).
+const SHORT_OF_LIBERTIES: i32 = 6;
+/// A distance larger than any real one: the side is cut off on that axis.
+const CUT_OFF: u32 = 2 * SIZE as u32;
+
+/// The four sides: left, right, bottom, top.
+static SIDES: LazyLock<[Bitboard; 4]> = LazyLock::new(|| {
+    let side = |keep: fn(Point) -> bool| Point::ALL.into_iter().filter(|&p| keep(p)).collect();
+    [
+        side(|p| p.column() == 0),
+        side(|p| p.column() == SIZE - 1),
+        side(|p| p.row() == 0),
+        side(|p| p.row() == SIZE - 1),
+    ]
+});
+
+/// The stones `own` still needs to join `from` to `to`, crossing only `own` (free) and `empty`
+/// points (one each); [`CUT_OFF`] when the opponent walls it off.
+fn distance(own: Bitboard, empty: Bitboard, from: Bitboard, to: Bitboard) -> u32 {
+    let mut region = (from & own).flood(own);
+    if !(region & to).is_empty() {
+        return 0;
+    }
+    for steps in 1..CUT_OFF {
+        let frontier = (region.neighbours() | from) & empty & !region;
+        if frontier.is_empty() {
+            break;
+        }
+        let grown = region | frontier;
+        region = grown.flood(grown | own);
+        if !(region & to).is_empty() {
+            return steps;
+        }
+    }
+    CUT_OFF
+}
+
+/// The distances of `color` on its best axis and on the other one.
+fn distances(position: &Position, color: Color, empty: Bitboard) -> (u32, u32) {
+    let own = position.stones(color);
+    let [left, right, bottom, top] = *SIDES;
+    let across = distance(own, empty, left, right);
+    let up = distance(own, empty, bottom, top);
+    (across.min(up), across.max(up))
+}
+
+/// The atari and liberty terms for the side to move (opponent's chains in atari are captures we
+/// can make; ours we must save).
+fn tactics(position: &Position, me: Color, empty: Bitboard) -> i32 {
+    let mut score = 0;
+    for color in [me, me.other()] {
+        let stones = position.stones(color);
+        let mut rest = stones;
+        while let Some(point) = rest.first() {
+            let chain = point.bitboard().flood(stones);
+            rest &= !chain;
+            let liberties = (chain.neighbours() & empty).count();
+            let size = (chain.count() as i32).min(ATARI_CAP);
+            let sign = if color == me { 1 } else { -1 };
+            score += match liberties {
+                1 if color == me => -OWN_ATARI * size,
+                1 => CAPTURE_THREAT * size,
+                2 => -sign * SHORT_OF_LIBERTIES,
+                _ => 0,
+            };
+        }
+    }
+    score
+}
+
+impl Evaluate for Gonnect {
+    /// The connection race (each side's Hex-style distance between opposite sides, both axes),
+    /// the side to move's tempo, chains in atari and chains short of liberties, from the side to
+    /// move's view.
+    fn evaluate(position: &<Gonnect as Game>::Position) -> i32 {
+        let me = position.side_to_move();
+        let empty = position.empty_points();
+        let (mine, mine_other) = distances(position, me, empty);
+        let (theirs, theirs_other) = distances(position, me.other(), empty);
+        let race = DISTANCE * (theirs as i32 - mine as i32)
+            + OTHER_AXIS * (theirs_other as i32 - mine_other as i32);
+        race + TEMPO + tactics(position, me, empty)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EMPTY_ROW: &str = ".............";
+
+    /// A position from its 13 rows, top first, and the side to move.
+    fn board(rows: [&str; 13], side: &str) -> Position {
+        let text = format!("{} {side} 30", rows.join("/"));
+        Gonnect::parse_position(&text, None).unwrap()
+    }
+
+    fn rows_with(lines: &[(usize, &'static str)]) -> [&'static str; 13] {
+        let mut rows = [EMPTY_ROW; 13];
+        for &(i, line) in lines {
+            rows[i] = line;
+        }
+        rows
+    }
+
+    #[test]
+    fn the_empty_board_is_even_but_for_the_tempo() {
+        let start = Gonnect::start(None).unwrap();
+        assert_eq!(Gonnect::evaluate(&start), TEMPO);
+        let [left, right, bottom, top] = *SIDES;
+        let empty = start.empty_points();
+        assert_eq!(distance(Bitboard::EMPTY, empty, left, right), 13);
+        assert_eq!(distance(Bitboard::EMPTY, empty, bottom, top), 13);
+    }
+
+    #[test]
+    fn distances_count_the_stones_still_needed() {
+        // Black has ten stones in a row on row 7 (B7 to L7): three more join A to N.
+        let rows = rows_with(&[(6, ".XXXXXXXXXX..")]);
+        let position = board(rows, "O");
+        let empty = position.empty_points();
+        assert_eq!(distances(&position, Color::Black, empty), (3, 12));
+        // White is walled off nowhere, but Black's row costs White nothing to go around.
+        assert_eq!(distances(&position, Color::White, empty).0, 13);
+    }
+
+    #[test]
+    fn a_wall_cuts_the_opponent_off_on_that_axis() {
+        let rows = rows_with(&[(6, "XXXXXXXXXXXX.")]);
+        let position = board(rows, "X");
+        let empty = position.empty_points();
+        // White can only pass through N7 to go from bottom to top.
+        assert_eq!(distances(&position, Color::White, empty), (13, 13));
+        let rows = rows_with(&[(6, "XXXXXXXXXXXXX")]);
+        let walled = Gonnect::parse_position(&format!("{} O 30", rows.join("/")), None).unwrap();
+        let empty = walled.empty_points();
+        assert_eq!(
+            distance(walled.stones(Color::White), empty, SIDES[2], SIDES[3]),
+            CUT_OFF
+        );
+    }
+
+    #[test]
+    fn a_longer_chain_scores_better_for_its_owner() {
+        let short = board(rows_with(&[(6, "....XXXX.....")]), "X");
+        let long = board(rows_with(&[(6, "...XXXXXX....")]), "X");
+        assert!(Gonnect::evaluate(&long) > Gonnect::evaluate(&short));
+        // And the other side to move sees the opposite (but for its own tempo).
+        let other = board(rows_with(&[(6, "...XXXXXX....")]), "O");
+        assert_eq!(
+            Gonnect::evaluate(&other) - TEMPO,
+            -(Gonnect::evaluate(&long) - TEMPO)
+        );
+    }
+
+    #[test]
+    fn colours_are_symmetric() {
+        let black = board(
+            rows_with(&[(3, "..XX.X......."), (8, ".....OO......")]),
+            "X",
+        );
+        let white = board(
+            rows_with(&[(3, "..OO.O......."), (8, ".....XX......")]),
+            "O",
+        );
+        assert_eq!(Gonnect::evaluate(&black), Gonnect::evaluate(&white));
+    }
+
+    #[test]
+    fn a_chain_in_atari_is_a_capture_for_the_side_to_move() {
+        // White's D7 has one liberty (E7) among Black's C7, D8, D6.
+        let rows = rows_with(&[
+            (5, "...X........."),
+            (6, "..XO........."),
+            (7, "...X........."),
+        ]);
+        let black_to_move = board(rows, "X");
+        let empty = black_to_move.empty_points();
+        assert_eq!(tactics(&black_to_move, Color::Black, empty), CAPTURE_THREAT);
+        let white_to_move = board(rows, "O");
+        assert_eq!(tactics(&white_to_move, Color::White, empty), -OWN_ATARI);
+    }
+
+    /// Not a speed test (it asserts nothing about time): the cost per call, measured in release
+    /// with `cargo test --release -p tavola --lib eval_speed -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn eval_speed() {
+        let positions = super::super::sample_positions::<Gonnect>(64);
+        let (ns, sum) = super::super::time_per_call::<Gonnect>(&positions, 200_000);
+        println!(
+            "gonnect eval: {ns:.0} ns per call ({} positions, {sum})",
+            positions.len()
+        );
+    }
+}
