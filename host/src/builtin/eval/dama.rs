@@ -7,7 +7,7 @@
 //! down. The capture rules themselves (compulsory, with precedence) live in the move generator, so
 //! the search sees them; the evaluation is only asked about the positions it reaches.
 
-use tavola_sdk::games::dama::{Bitboard, Dama, Direction, Position, Square};
+use tavola_sdk::games::dama::{Bitboard, Dama, Direction, Move, Position, Square};
 use tavola_sdk::{Color, Game, Position as _};
 
 use crate::builtin::Evaluate;
@@ -120,6 +120,16 @@ impl Evaluate for Dama {
         let lead = material(position, me) - material(position, them);
         let gone = 24 - (position.count(me) + position.count(them)) as i32;
         lead + lead * gone / TRADE_DOWN + side(position, me) - side(position, them)
+    }
+
+    /// Captures are compulsory: when one is there every legal move is one (with the precedence
+    /// already applied), and the quiescence search plays them out.
+    fn noisy_moves(position: &Position, moves: &mut Vec<Move>) {
+        let start = moves.len();
+        position.generate_moves(moves);
+        if moves[start..].first().is_none_or(|mv| !mv.is_capture()) {
+            moves.truncate(start);
+        }
     }
 }
 

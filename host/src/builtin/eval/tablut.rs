@@ -8,7 +8,7 @@
 //! eight soldiers against Black's sixteen, so a white soldier is worth more). The terms are kept
 //! separate per side and combined from White's view, then turned to the side to move.
 
-use tavola_sdk::games::tablut::{Bitboard, Position, Square, Tablut};
+use tavola_sdk::games::tablut::{Bitboard, Move, Position, Square, Tablut};
 use tavola_sdk::{Color, Game, Position as _};
 
 use crate::builtin::Evaluate;
@@ -252,6 +252,20 @@ impl Evaluate for Tablut {
             Color::White => white,
             Color::Black => -white,
         }
+    }
+
+    /// The moves that capture, played out by the quiescence search.
+    fn noisy_moves(position: &Position, moves: &mut Vec<Move>) {
+        let start = moves.len();
+        position.generate_moves(moves);
+        let mut kept = start;
+        for i in start..moves.len() {
+            if !position.captures(moves[i]).is_empty() {
+                moves[kept] = moves[i];
+                kept += 1;
+            }
+        }
+        moves.truncate(kept);
     }
 }
 
