@@ -428,6 +428,7 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
     for line in &previous {
         if line.index < games.len() && done.insert(line.index) {
             tally.add(line);
+            tally.check_sprt(config.sprt.as_ref());
         }
     }
     if let (Some(path), Some(_)) = (&config.pgn, &config.resume) {
@@ -470,7 +471,7 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
         .map(results::open_append)
         .transpose()?;
     worker::finish_on_first_interrupt();
-    let stop = AtomicBool::new(tally.decided(config.sprt.as_ref()));
+    let stop = AtomicBool::new(tally.decided());
     let started = AtomicUsize::new(0);
     let queue = Mutex::new(todo.into_iter());
     let (sender, receiver) = mpsc::channel::<Finished>();
@@ -530,7 +531,8 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
                         ),
                         &format!("{}{llr}", tally.progress(&names)),
                     );
-                    if tally.decided(config.sprt.as_ref()) && !stop.swap(true, Ordering::SeqCst) {
+                    if tally.check_sprt(config.sprt.as_ref()) && !stop.swap(true, Ordering::SeqCst)
+                    {
                         progress.note("SPRT decided: finishing the games being played");
                     }
                 }
