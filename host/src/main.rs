@@ -555,8 +555,10 @@ fn output_files(
     Ok((results, pgn, summary))
 }
 
-/// A results file of its own in `folder` (created if need be): `KIND-GAME-YYYYMMDD-HHMMSS.jsonl`,
-/// in UTC, with `-2`, `-3`, ... when runs start in the same second.
+/// A results file of its own in `folder` (the folder created if need be, the file by the run once
+/// everything is checked, so that a refused run leaves no empty file behind):
+/// `KIND-GAME-YYYYMMDD-HHMMSS.jsonl`, in UTC, with `-2`, `-3`, ... when runs start in the same
+/// second.
 fn new_run_file(folder: &Path, kind: &str, game: &str) -> anyhow::Result<PathBuf> {
     std::fs::create_dir_all(folder).with_context(|| {
         format!(
@@ -572,14 +574,8 @@ fn new_run_file(folder: &Path, kind: &str, game: &str) -> anyhow::Result<PathBuf
             format!("-{n}")
         };
         let path = folder.join(format!("{kind}-{game}-{stamp}{suffix}.jsonl"));
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-        {
-            Ok(_) => return Ok(path),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(e).with_context(|| format!("creating {}", path.display())),
+        if !path.exists() {
+            return Ok(path);
         }
     }
     unreachable!("a free file name exists")
@@ -670,7 +666,6 @@ fn arena_command<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<ExitCode> 
             .map_or_else(String::new, |p| p.display().to_string())
     };
     let results = show(&config.results);
-    eprintln!("Results: {results} (an interrupted run continues with --resume {results})");
     let summary = runner::run::<G>(config)?;
     println!("{summary}");
     println!(

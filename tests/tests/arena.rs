@@ -691,3 +691,115 @@ fn without_file_flags_a_run_writes_its_files_in_tavola_runs_and_resumes_from_the
     assert_eq!(summary["games"], 6, "{summary}");
     assert_eq!(std::fs::read_dir(&runs).unwrap().count(), 3, "no new files");
 }
+
+/// `tavola match` of the built-in random player against itself, fast, in `dir`, with `extra`.
+fn quick(dir: &Path, extra: &[&str]) -> Output {
+    let args = [
+        "match",
+        "--game",
+        "ataxx",
+        "--movetime",
+        "20",
+        "--concurrency",
+        "1",
+    ]
+    .iter()
+    .chain(&["--seed", "5", "--in-process"])
+    .chain(extra)
+    .map(OsString::from);
+    tavola_tests::tavola_in(dir, args)
+}
+
+#[test]
+fn unwritable_files_are_refused_before_the_first_game() {
+    let dir = TempDir::new("arena-unwritable");
+    for flag in ["--pgn", "--summary"] {
+        let output = quick(
+            dir.path(),
+            &[
+                "--results",
+                "r.jsonl",
+                flag,
+                "/nonexistent/dir/x",
+                "random",
+                "random",
+            ],
+        );
+        output.assert_one_line_error(1, &["/nonexistent/dir/x"]);
+        assert!(!dir.path().join("r.jsonl").exists(), "{output}");
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_write_error_stops_the_run_at_once() {
+    // A million games if the error did not stop the pool: the test would time out.
+    let dir = TempDir::new("arena-write-error");
+    let output = quick(
+        dir.path(),
+        &[
+            "--games",
+            "1000000",
+            "--results",
+            "r.jsonl",
+            "--pgn",
+            "/dev/full",
+            "random",
+            "random",
+        ],
+    );
+    output.assert_code(1);
+    assert!(output.stderr.contains("/dev/full"), "{output}");
+    assert_eq!(json_lines(&dir.path().join("r.jsonl")).len(), 0);
+}
+
+#[test]
+fn a_closed_stderr_does_not_stop_the_run() {
+    let dir = TempDir::new("arena-closed-stderr");
+    let mut child = Command::new(&artifacts().tavola)
+        .current_dir(dir.path())
+        .args([
+            "match",
+            "--game",
+            "ataxx",
+            "--movetime",
+            "20",
+            "--concurrency",
+            "1",
+        ])
+        .args([
+            "--in-process",
+            "--games",
+            "4",
+            "--results",
+            "r.jsonl",
+            "random",
+            "random",
+        ])
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    assert!(wait_exit(&mut child).success());
+    assert_eq!(json_lines(&dir.path().join("r.jsonl")).len(), 4);
+}
+
+#[test]
+fn a_refused_run_leaves_no_file_and_no_resume_hint() {
+    let dir = TempDir::new("arena-refused");
+    for extra in [
+        &["random", "human"][..],
+        &["--variant", "nonsense", "random", "random"],
+        &["random", "no-such-bot.so"],
+    ] {
+        let output = quick(dir.path(), extra);
+        assert_ne!(output.code, Some(0), "{output}");
+        assert!(!output.stderr.contains("--resume"), "{output}");
+        let runs = dir.path().join("tavola-runs");
+        let files = std::fs::read_dir(&runs).map_or(0, Iterator::count);
+        assert_eq!(files, 0, "{output}");
+    }
+}

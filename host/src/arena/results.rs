@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
 
+use super::progress::say;
 use crate::record::GameRecord;
 
 /// One finished game, as a line of the results file.
@@ -124,17 +125,17 @@ pub fn read_results(path: &Path) -> anyhow::Result<Vec<GameLine>> {
         }
         match serde_json::from_str::<GameLine>(&line) {
             Ok(game) => lines.push(game),
-            Err(_) if torn_tail && number + 1 == count => eprintln!(
+            Err(_) if torn_tail && number + 1 == count => say(&format!(
                 "warning: {}:{}: the last line was cut short (the run was killed?); dropped, its \
                  game will be played again",
                 path.display(),
                 number + 1
-            ),
-            Err(e) => eprintln!(
+            )),
+            Err(e) => say(&format!(
                 "warning: {}:{}: not a game's results line, skipped ({e})",
                 path.display(),
                 number + 1
-            ),
+            )),
         }
     }
     Ok(lines)
@@ -197,6 +198,37 @@ pub fn append_record(path: &Path, record: &GameRecord) -> anyhow::Result<()> {
     file.write_all(text.as_bytes())
         .and_then(|()| file.flush())
         .with_context(|| format!("writing the game to {}", path.display()))
+}
+
+/// Checks that records can be appended to `path` (creating it, empty, if need be), so that a bad
+/// path fails the run before its first game rather than after it.
+///
+/// # Errors
+/// The file cannot be opened for appending; the message names it.
+pub fn check_appendable(path: &Path) -> anyhow::Result<()> {
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map(drop)
+        .with_context(|| format!("cannot write to {}", path.display()))
+}
+
+/// Checks that [`write_atomically`] can write `path`: that a temporary file can be made beside it
+/// (and removed again), and that `path` is not a folder.
+///
+/// # Errors
+/// Either cannot; the message names `path`.
+pub fn check_replaceable(path: &Path) -> anyhow::Result<()> {
+    if path.is_dir() {
+        anyhow::bail!("cannot write to {}: it is a folder", path.display());
+    }
+    let temporary = temporary_beside(path);
+    File::create(&temporary)
+        .map(drop)
+        .with_context(|| format!("cannot write to {}", path.display()))?;
+    let _ = std::fs::remove_file(&temporary);
+    Ok(())
 }
 
 /// Brings the records file at `path` in line with the finished games `done` (indices in the
@@ -401,6 +433,24 @@ mod tests {
             3
         );
         assert_eq!(resync_records(&dir.join("missing"), &done).unwrap(), 0);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn unwritable_paths_are_found_before_any_game() {
+        let dir = scratch("check");
+        let missing = dir.join("no such folder").join("x.pgn");
+        let error = check_appendable(&missing).unwrap_err();
+        assert!(format!("{error:#}").contains("no such folder"), "{error:#}");
+        assert!(check_replaceable(&missing).is_err());
+        assert!(check_replaceable(&dir).is_err());
+        check_appendable(&dir.join("games.pgn")).unwrap();
+        check_replaceable(&dir.join("summary.json")).unwrap();
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["games.pgn"], "no temporary and no summary left");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

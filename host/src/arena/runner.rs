@@ -21,7 +21,7 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 use tavola_sdk::{Color, Game, Position};
 
-use super::progress::{Progress, ProgressMode};
+use super::progress::{say, Progress, ProgressMode};
 use super::results::{self, GameLine};
 use super::schedule::{self, Format, ScheduleSpec, ScheduledGame};
 use super::stats::{Sprt, SprtModel};
@@ -431,13 +431,25 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
             tally.check_sprt(config.sprt.as_ref());
         }
     }
+    // The files written later are checked now, not after hours of games; the results file is
+    // made only now that everything else is known to be right.
+    if let Some(path) = &config.pgn {
+        results::check_appendable(path)?;
+    }
+    if let Some(path) = &config.summary {
+        results::check_replaceable(path)?;
+    }
+    let mut results_file = results_path
+        .as_deref()
+        .map(results::open_append)
+        .transpose()?;
     if let (Some(path), Some(_)) = (&config.pgn, &config.resume) {
         let dropped = results::resync_records(path, &done)?;
         if dropped > 0 {
-            eprintln!(
+            say(&format!(
                 "warning: {}: {dropped} record(s) of unfinished or repeated games removed",
                 path.display()
-            );
+            ));
         }
     }
     let todo: Vec<ScheduledGame> = games
@@ -466,17 +478,19 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
         config.concurrency
     ));
 
-    let mut results_file = results_path
-        .as_deref()
-        .map(results::open_append)
-        .transpose()?;
+    if let Some(path) = &results_path {
+        progress.note(&format!(
+            "Results: {0} (an interrupted run continues with --resume {0})",
+            path.display()
+        ));
+    }
     worker::finish_on_first_interrupt();
     let stop = AtomicBool::new(tally.decided());
     let started = AtomicUsize::new(0);
     let queue = Mutex::new(todo.into_iter());
     let (sender, receiver) = mpsc::channel::<Finished>();
     let mut interrupted = false;
-    thread::scope(|scope| -> anyhow::Result<()> {
+    let written = thread::scope(|scope| -> anyhow::Result<()> {
         for _ in 0..config.concurrency.max(1) {
             let sender = sender.clone();
             let (queue, names, opening_of) = (&queue, &names, &opening_of);
@@ -489,8 +503,11 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
                         if stop.load(Ordering::SeqCst) {
                             return None;
                         }
-                        started.fetch_add(1, Ordering::SeqCst);
-                        q.next()
+                        let next = q.next();
+                        if next.is_some() {
+                            started.fetch_add(1, Ordering::SeqCst);
+                        }
+                        next
                     })
                     .unwrap_or(None);
                 let Some(game) = next else { break };
@@ -501,6 +518,16 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
             });
         }
         drop(sender);
+        // The receiver lives in this closure: if writing fails (or panics), it goes with it, the
+        // pool's next send fails, and no game is played for nothing.
+        let receiver = receiver;
+        let stop_on_error = |result: anyhow::Result<()>| {
+            if result.is_err() {
+                let _guard = queue.lock();
+                stop.store(true, Ordering::SeqCst);
+            }
+            result
+        };
         let mut played = 0;
         loop {
             match receiver.recv_timeout(Duration::from_millis(50)) {
@@ -508,10 +535,10 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
                     let line = &outcome.line;
                     // The record first: a results line is the promise that the game is whole.
                     if let (Some(path), Some(record)) = (&config.pgn, &outcome.record) {
-                        results::append_record(path, record)?;
+                        stop_on_error(results::append_record(path, record))?;
                     }
                     if let Some(file) = &mut results_file {
-                        results::append_line(file, line)?;
+                        stop_on_error(results::append_line(file, line))?;
                     }
                     tally.add(line);
                     finished += 1;
@@ -551,7 +578,7 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
             }
         }
         Ok(())
-    })?;
+    });
     progress.finish();
 
     let summary = Summary::new(
@@ -569,11 +596,14 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
         },
         &tally,
     );
-    if let Some(path) = &config.summary {
+    // After a write error too, the summary of what was written, if it can be.
+    let summary_written = config.summary.as_ref().map(|path| {
         let json = serde_json::to_string_pretty(&summary)? + "\n";
         results::write_atomically(path, json.as_bytes())
-            .with_context(|| format!("writing the summary to {}", path.display()))?;
-    }
+            .with_context(|| format!("writing the summary to {}", path.display()))
+    });
+    written?;
+    summary_written.transpose()?;
     Ok(summary)
 }
 
