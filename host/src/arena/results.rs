@@ -142,7 +142,8 @@ pub fn read_results(path: &Path) -> anyhow::Result<Vec<GameLine>> {
 }
 
 /// Opens `path` for appending; a last line cut short (by a kill or a power loss) is removed first,
-/// so its game is played again and the file stays one JSON object a line.
+/// so its game is played again and the file stays one JSON object a line. A last line that is
+/// whole but for its newline gets the newline.
 ///
 /// # Errors
 /// The file cannot be opened, read or cut.
@@ -158,8 +159,16 @@ pub fn open_append(path: &Path) -> anyhow::Result<File> {
         .with_context(|| format!("reading {}", path.display()))?;
     if text.last().is_some_and(|&last| last != b'\n') {
         let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        file.set_len(keep as u64)
-            .with_context(|| format!("cutting the unfinished last line of {}", path.display()))?;
+        // A whole line whose newline was lost is a finished game ([`read_results`] counts it):
+        // ended, not cut.
+        if serde_json::from_slice::<GameLine>(&text[keep..]).is_ok() {
+            file.write_all(b"\n")
+                .with_context(|| format!("ending the last line of {}", path.display()))?;
+        } else {
+            file.set_len(keep as u64).with_context(|| {
+                format!("cutting the unfinished last line of {}", path.display())
+            })?;
+        }
     }
     Ok(file)
 }
@@ -388,6 +397,21 @@ mod tests {
         assert_eq!(text.lines().count(), 2, "{text}");
         assert_eq!(read_results(&path).unwrap().len(), 2);
         assert!(read_results(&dir.join("missing")).unwrap().is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_whole_last_line_without_its_newline_is_kept() {
+        let dir = scratch("unterminated");
+        let path = dir.join("results.jsonl");
+        let first = serde_json::to_string(&line(0, 0, Some(1), "1-0")).unwrap();
+        let second = serde_json::to_string(&line(1, 1, Some(0), "0-1")).unwrap();
+        std::fs::write(&path, format!("{first}\n{second}")).unwrap();
+        assert_eq!(read_results(&path).unwrap().len(), 2);
+        let mut file = open_append(&path).unwrap();
+        append_line(&mut file, &line(2, 0, Some(1), "1/2-1/2")).unwrap();
+        let games = read_results(&path).unwrap();
+        assert_eq!(games.iter().map(|g| g.index).collect::<Vec<_>>(), [0, 1, 2]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
