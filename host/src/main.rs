@@ -292,7 +292,7 @@ enum FormatName {
 struct ArenaArgs {
     /// Games of each encounter (a match: the number of games), played as pairs from one opening
     /// with colours swapped.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     games: u32,
     /// Time control: BASE+INCREMENT in seconds, or BASE alone (0 for no clock).
     #[arg(long, default_value = "10+0.1", value_parser = time_control)]
@@ -302,7 +302,7 @@ struct ArenaArgs {
     #[arg(long, value_name = "MS", conflicts_with = "tc", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     movetime: Option<u64>,
     /// Games played at the same time (default: the cores less one, at least one).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     concurrency: Option<usize>,
     /// Allow a concurrency above the number of cores.
     #[arg(long)]
@@ -319,7 +319,7 @@ struct ArenaArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "opening_plies")]
     openings: Option<PathBuf>,
     /// Adjudicate a draw after N plies.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     max_plies: Option<usize>,
     /// Append one JSON line per finished game to this file, as each game ends (default: a new
     /// file in tavola-runs/, named after the run and the time).
@@ -385,7 +385,10 @@ fn main() -> ExitCode {
             eprintln!("tavola: {e:#}");
             if e.chain().any(|cause| cause.is::<LoadError>()) {
                 ExitCode::from(EXIT_BOT)
-            } else if e.chain().any(|cause| cause.is::<ParseSeatSpecError>()) {
+            } else if e
+                .chain()
+                .any(|cause| cause.is::<ParseSeatSpecError>() || cause.is::<UsageError>())
+            {
                 ExitCode::from(EXIT_USAGE)
             } else {
                 ExitCode::from(EXIT_ERROR)
@@ -393,6 +396,11 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// A bad command line found after clap's parsing (exit code 2, as clap's own).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct UsageError(String);
 
 /// The exit status of a process killed by SIGPIPE, as shells report it.
 const BROKEN_PIPE: u8 = 128 + 13;
@@ -469,6 +477,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
         }
         Some(Command::Match(args)) => {
+            let sprt = (!args.sprt.is_empty())
+                .then(|| runner::parse_sprt(&args.sprt))
+                .transpose()
+                .map_err(|message| anyhow::Error::new(UsageError(message)))?;
             let mut config = arena_config(
                 &args.arena,
                 "match",
@@ -476,9 +488,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 args.variant.clone(),
                 vec![args.a.clone(), args.b.clone()],
             )?;
-            if !args.sprt.is_empty() {
-                config.sprt = Some(runner::parse_sprt(&args.sprt).map_err(anyhow::Error::msg)?);
-            }
+            config.sprt = sprt;
             with_game!(args.game, G => arena_command::<G>(&config))
         }
         Some(Command::Tournament(args)) => {
@@ -525,10 +535,16 @@ fn seconds(text: &str) -> Result<Duration, String> {
 
 /// Parses a time control for clap: `BASE+INCREMENT` or `BASE`, in seconds.
 fn time_control(text: &str) -> Result<(Duration, Duration), String> {
-    match text.split_once('+') {
-        Some((base, increment)) => Ok((seconds(base)?, seconds(increment)?)),
-        None => Ok((seconds(text)?, Duration::ZERO)),
+    let (base, increment) = match text.split_once('+') {
+        Some((base, increment)) => (seconds(base)?, seconds(increment)?),
+        None => (seconds(text)?, Duration::ZERO),
+    };
+    if base.is_zero() && !increment.is_zero() {
+        return Err(format!(
+            "an increment needs a base time ({text:?}: 0 is no clock at all; give BASE+INC)"
+        ));
     }
+    Ok((base, increment))
 }
 
 /// The configuration of a match or tournament from the command line (a round robin, no SPRT).

@@ -803,3 +803,29 @@ fn a_refused_run_leaves_no_file_and_no_resume_hint() {
         assert_eq!(files, 0, "{output}");
     }
 }
+
+#[test]
+fn out_of_range_settings_are_usage_errors() {
+    let dir = TempDir::new("arena-usage");
+    for extra in [
+        &["--games", "0"][..],
+        &["--games", "4000000000"],
+        &["--concurrency", "0"],
+        &["--max-plies", "0"],
+        &["--tc", "0+5"],
+        &["--sprt", "elo0=5 elo1=0"],
+        &["--sprt", "elo0=0 elo1=5 gamma=1"],
+    ] {
+        let mut args = extra.to_vec();
+        args.extend(["random", "random"]);
+        let output = quick(dir.path(), &args);
+        output.assert_code(2);
+        assert!(!output.stderr.contains("--resume"), "{output}");
+        assert!(!dir.path().join("tavola-runs").exists(), "{output}");
+    }
+    let output = quick(dir.path(), &["--tc", "0+5", "random", "random"]);
+    assert!(
+        output.stderr.contains("an increment needs a base time"),
+        "{output}"
+    );
+}
