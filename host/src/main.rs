@@ -560,15 +560,58 @@ fn output_files(
         (Some(path), _) | (None, Some(path)) => path.clone(),
         (None, None) => new_run_file(Path::new("tavola-runs"), kind, window_game(game).name())?,
     };
-    let pgn = args
-        .pgn
-        .clone()
-        .unwrap_or_else(|| results.with_extension("pgn"));
+    let pgn = args.pgn.clone().unwrap_or_else(|| beside(&results, "pgn"));
     let summary = args
         .summary
         .clone()
-        .unwrap_or_else(|| results.with_extension("summary.json"));
+        .unwrap_or_else(|| beside(&results, "summary.json"));
+    let files = [
+        ("results", &results),
+        ("records (--pgn)", &pgn),
+        ("summary", &summary),
+    ];
+    for (i, (first, a)) in files.iter().enumerate() {
+        for (second, b) in &files[i + 1..] {
+            if same_file(a, b) {
+                bail!(
+                    "the {first} and the {second} would be the same file, {}: give each its own",
+                    b.display()
+                );
+            }
+        }
+    }
     Ok((results, pgn, summary))
+}
+
+/// The file beside `results` with the extension `extension`: `R.jsonl` (or `R.json`) gives
+/// `R.EXTENSION`; any other name gets `.EXTENSION` appended (`games.pgn` → `games.pgn.pgn`), so
+/// that the derived file is never the results file itself.
+fn beside(results: &Path, extension: &str) -> PathBuf {
+    match results.extension().and_then(|e| e.to_str()) {
+        Some("jsonl" | "json") => results.with_extension(extension),
+        _ => {
+            let mut name = results.as_os_str().to_os_string();
+            name.push(".");
+            name.push(extension);
+            PathBuf::from(name)
+        }
+    }
+}
+
+/// Whether `a` and `b` name the same file, existing or not: their folders canonicalised (when
+/// they exist), then their names compared.
+fn same_file(a: &Path, b: &Path) -> bool {
+    let resolve = |path: &Path| {
+        let folder = match path.parent() {
+            Some(folder) if !folder.as_os_str().is_empty() => folder,
+            _ => Path::new("."),
+        };
+        let folder = folder
+            .canonicalize()
+            .unwrap_or_else(|_| folder.to_path_buf());
+        folder.join(path.file_name().unwrap_or_default())
+    };
+    resolve(a) == resolve(b)
 }
 
 /// A results file of its own in `folder` (the folder created if need be, the file by the run once
@@ -844,7 +887,35 @@ fn info(path: &Path) -> anyhow::Result<ExitCode> {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
     use std::time::{Duration, UNIX_EPOCH};
+
+    use super::{beside, same_file};
+
+    #[test]
+    fn the_records_and_summary_are_named_after_the_results() {
+        let names = |results: &str| {
+            (
+                beside(Path::new(results), "pgn"),
+                beside(Path::new(results), "summary.json"),
+            )
+        };
+        assert_eq!(
+            names("runs/r.jsonl"),
+            ("runs/r.pgn".into(), "runs/r.summary.json".into())
+        );
+        assert_eq!(
+            names("games.pgn"),
+            ("games.pgn.pgn".into(), "games.pgn.summary.json".into())
+        );
+        assert_eq!(
+            names("results"),
+            ("results.pgn".into(), "results.summary.json".into())
+        );
+        assert!(same_file(Path::new("a.pgn"), Path::new("./a.pgn")));
+        assert!(same_file(Path::new("/tmp/../tmp/a"), Path::new("/tmp/a")));
+        assert!(!same_file(Path::new("a.pgn"), Path::new("a.jsonl")));
+    }
 
     #[test]
     fn run_files_are_stamped_with_the_utc_date_and_time() {

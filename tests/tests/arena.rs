@@ -728,6 +728,26 @@ fn unwritable_files_are_refused_before_the_first_game() {
         output.assert_one_line_error(1, &["/nonexistent/dir/x"]);
         assert!(!dir.path().join("r.jsonl").exists(), "{output}");
     }
+    // Two of the run's files in one.
+    for extra in [
+        &["--results", "r.jsonl", "--pgn", "./r.jsonl"][..],
+        &["--results", "r.jsonl", "--summary", "r.jsonl"],
+        &["--pgn", "x", "--summary", "x"],
+    ] {
+        let mut args = extra.to_vec();
+        args.extend(["random", "random"]);
+        let output = quick(dir.path(), &args);
+        output.assert_one_line_error(1, &["would be the same file"]);
+        assert!(!dir.path().join("r.jsonl").exists(), "{output}");
+    }
+    // A results file named .pgn keeps its records apart.
+    let output = quick(
+        dir.path(),
+        &["--games", "2", "--results", "g.pgn", "random", "random"],
+    );
+    output.assert_code(0);
+    assert_eq!(json_lines(&dir.path().join("g.pgn")).len(), 2);
+    assert_eq!(records(&dir.path().join("g.pgn.pgn")).len(), 2);
 }
 
 #[cfg(target_os = "linux")]
