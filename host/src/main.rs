@@ -12,6 +12,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::{bail, Context as _};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use tavola::arena::progress::ProgressMode;
+use tavola::arena::resume::Defaulted;
 use tavola::arena::runner::{self, ArenaConfig};
 use tavola::arena::schedule::Format;
 use tavola::builtin::Evaluate;
@@ -272,8 +273,9 @@ struct TournamentArgs {
     players: Vec<SeatSpec>,
     /// Who meets whom: each player every other (round-robin), or the first player each of the
     /// others (gauntlet).
-    #[arg(long, value_enum, default_value = "round-robin")]
-    format: FormatName,
+    /// [default: round-robin; a resumed run's own]
+    #[arg(long, value_enum)]
+    format: Option<FormatName>,
     #[command(flatten)]
     arena: ArenaArgs,
 }
@@ -291,12 +293,13 @@ enum FormatName {
 #[derive(Debug, Args)]
 struct ArenaArgs {
     /// Games of each encounter (a match: the number of games), played as pairs from one opening
-    /// with colours swapped.
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    games: u32,
-    /// Time control: BASE+INCREMENT in seconds, or BASE alone (0 for no clock).
-    #[arg(long, default_value = "10+0.1", value_parser = time_control)]
-    tc: (Duration, Duration),
+    /// with colours swapped [default: 100; a resumed run's own].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    games: Option<u32>,
+    /// Time control: BASE+INCREMENT in seconds, or BASE alone (0 for no clock) [default: 10+0.1;
+    /// a resumed run's own].
+    #[arg(long, value_parser = time_control)]
+    tc: Option<(Duration, Duration)>,
     /// A fixed time per move in milliseconds, instead of --tc: each bot is told it with every
     /// request, and loses on time if it takes longer.
     #[arg(long, value_name = "MS", conflicts_with = "tc", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
@@ -499,9 +502,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 args.variant.clone(),
                 args.players.clone(),
             )?;
+            config.defaulted.format = args.format.is_none();
             config.format = match args.format {
-                FormatName::RoundRobin => Format::RoundRobin,
-                FormatName::Gauntlet => Format::Gauntlet,
+                Some(FormatName::RoundRobin) | None => Format::RoundRobin,
+                Some(FormatName::Gauntlet) => Format::Gauntlet,
             };
             with_game!(args.game, G => arena_command::<G>(&config))
         }
@@ -681,7 +685,9 @@ fn arena_config(
         );
     }
     let (results, pgn, summary) = output_files(args, kind, game)?;
-    let (time, increment) = args.tc;
+    let (time, increment) = args
+        .tc
+        .unwrap_or((Duration::from_secs(10), Duration::from_millis(100)));
     let settings = match args.movetime {
         Some(ms) => Settings {
             time: None,
@@ -699,7 +705,7 @@ fn arena_config(
         format: Format::RoundRobin,
         variant,
         settings,
-        games: args.games,
+        games: args.games.unwrap_or(100),
         concurrency,
         seed: args.seed,
         opening_plies: args.opening_plies.unwrap_or(match game {
@@ -715,6 +721,14 @@ fn arena_config(
         isolation: args.bots.isolation()?,
         sprt: None,
         progress: ProgressMode::Auto,
+        defaulted: Defaulted {
+            games: args.games.is_none(),
+            time_control: args.tc.is_none() && args.movetime.is_none(),
+            openings: args.opening_plies.is_none() && args.openings.is_none(),
+            max_plies: args.max_plies.is_none(),
+            // A match is always a round robin; a tournament says below.
+            format: false,
+        },
     })
 }
 

@@ -36,12 +36,22 @@ fn os(text: &str) -> OsString {
     text.into()
 }
 
-fn json_lines(path: &Path) -> Vec<serde_json::Value> {
+/// The lines of a results file, the header (the run's settings) first.
+fn all_json_lines(path: &Path) -> Vec<serde_json::Value> {
     std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
         .lines()
         .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{line:?}: {e}")))
         .collect()
+}
+
+/// The games of a results file (its header left out).
+fn json_lines(path: &Path) -> Vec<serde_json::Value> {
+    let mut lines = all_json_lines(path);
+    if lines.first().is_some_and(|l| l.get("tavola_run").is_some()) {
+        lines.remove(0);
+    }
+    lines
 }
 
 #[test]
@@ -138,11 +148,11 @@ fn a_resumed_match_ends_with_exactly_the_games_asked_for() {
     assert!(
         output
             .stderr
-            .contains("results.jsonl:7: the last line was cut short"),
+            .contains("results.jsonl:8: the last line was cut short"),
         "the torn line is reported\n{output}"
     );
     let text = std::fs::read_to_string(&results).unwrap();
-    let lines: Vec<&str> = text.lines().filter(|l| l.ends_with('}')).collect();
+    let lines: Vec<&str> = text.lines().skip(1).filter(|l| l.ends_with('}')).collect();
     assert_eq!(lines.len(), 10, "{text}");
     let mut indices: Vec<u64> = lines
         .iter()
@@ -418,7 +428,7 @@ fn a_tournament_prints_a_crosstable_and_a_rating_list() {
     // Another line-up is not this run's.
     let mut args = words("tournament --game ataxx --games 4 --in-process random random");
     args.extend([os("--resume"), results.clone().into()]);
-    tavola(args).assert_one_line_error(1, &["another run"]);
+    tavola(args).assert_one_line_error(1, &["differ from the resumed run's"]);
 }
 
 #[test]
@@ -516,7 +526,11 @@ fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
 
 fn finished_lines(path: &Path) -> usize {
     std::fs::read_to_string(path)
-        .map(|text| text.lines().filter(|l| l.ends_with('}')).count())
+        .map(|text| {
+            text.lines()
+                .filter(|l| l.ends_with('}') && !l.starts_with("{\"tavola_run\""))
+                .count()
+        })
         .unwrap_or(0)
 }
 
@@ -604,7 +618,7 @@ fn a_second_ctrl_c_stops_at_once_and_loses_no_finished_game() {
     // Every game lasts its time per move (then a forfeit): games are always being played.
     let args = |file: &str, games: &str| -> Vec<OsString> {
         let mut args = words(&format!(
-            "match --game ataxx --games {games} --seed 2 --movetime 1500 --concurrency 2 \
+            "match --game ataxx {games} --seed 2 --movetime 1500 --concurrency 2 \
              --force-concurrency"
         ));
         args.extend([
@@ -615,7 +629,7 @@ fn a_second_ctrl_c_stops_at_once_and_loses_no_finished_game() {
         ]);
         args
     };
-    let mut child = spawn(dir.path(), &args("--results", "1000"));
+    let mut child = spawn(dir.path(), &args("--results", "--games 6"));
     let stderr = || std::fs::read_to_string(dir.path().join("stderr.txt")).unwrap_or_default();
     wait_for("a finished game", || finished_lines(&results) >= 1);
     interrupt(&child);
@@ -629,10 +643,11 @@ fn a_second_ctrl_c_stops_at_once_and_loses_no_finished_game() {
     let finished = finished_lines(&results);
     assert!(finished >= 1);
 
-    // Every finished game is there; the run goes on from them.
-    let target = (finished + 2).to_string();
-    tavola(args("--resume", &target)).assert_code(0);
-    assert_eq!(json_lines(&results).len(), finished + 2);
+    assert!(finished < 6, "games were still being played");
+
+    // Every finished game is there; the run goes on from them, to the games it was started with.
+    tavola(args("--resume", "")).assert_code(0);
+    assert_eq!(json_lines(&results).len(), 6);
 }
 
 #[test]
@@ -848,4 +863,77 @@ fn out_of_range_settings_are_usage_errors() {
         output.stderr.contains("an increment needs a base time"),
         "{output}"
     );
+}
+
+#[test]
+fn a_resumed_run_keeps_its_own_settings_and_finished_games() {
+    let dir = TempDir::new("arena-resume-settings");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["--results", "r.jsonl", "--pgn", "r.pgn"];
+        args.extend(extra);
+        quick(dir.path(), &args)
+    };
+    let first = run(&[
+        "--games",
+        "6",
+        "--max-plies",
+        "30",
+        "random",
+        "builtin:depth=1",
+    ]);
+    first.assert_code(0);
+    let header = &all_json_lines(&dir.path().join("r.jsonl"))[0]["tavola_run"];
+    assert_eq!(header["games"], 6, "{header}");
+    assert_eq!(header["players"][1], "builtin:depth=1", "{header}");
+    assert_eq!(header["seed"], 5, "{header}");
+
+    // Fewer games than the run has: refused, nothing deleted.
+    let fewer = run(&[
+        "--games",
+        "4",
+        "--resume",
+        "r.jsonl",
+        "random",
+        "builtin:depth=1",
+    ]);
+    fewer.assert_one_line_error(1, &["--games 4", "6"]);
+    assert_eq!(records(&dir.path().join("r.pgn")).len(), 6);
+    // Other settings or the players swapped: refused.
+    let plies = run(&[
+        "--max-plies",
+        "40",
+        "--resume",
+        "r.jsonl",
+        "random",
+        "builtin:depth=1",
+    ]);
+    plies.assert_one_line_error(1, &["--max-plies 40", "30"]);
+    let swapped = run(&["--resume", "r.jsonl", "builtin:depth=1", "random"]);
+    swapped.assert_one_line_error(1, &["same order"]);
+    // Nothing given again: the run's own settings, so nothing left to play and nothing lost.
+    let again = run(&["--resume", "r.jsonl", "random", "builtin:depth=1"]);
+    again.assert_code(0);
+    assert!(again.stderr.contains("6 games (0 to play)"), "{again}");
+    assert_eq!(json_lines(&dir.path().join("r.jsonl")).len(), 6);
+    assert_eq!(records(&dir.path().join("r.pgn")).len(), 6);
+    // More games: the run grows, with its stored max plies.
+    let more = run(&[
+        "--games",
+        "8",
+        "--resume",
+        "r.jsonl",
+        "random",
+        "builtin:depth=1",
+    ]);
+    more.assert_code(0);
+    let lines = json_lines(&dir.path().join("r.jsonl"));
+    assert_eq!(lines.len(), 8);
+    assert!(
+        lines.iter().all(|l| l["plies"].as_u64() <= Some(30)),
+        "{lines:?}"
+    );
+    // A file that is not there is not a fresh run.
+    let missing = run(&["--resume", "nothing.jsonl", "random", "random"]);
+    missing.assert_one_line_error(1, &["nothing.jsonl"]);
+    assert!(!dir.path().join("nothing.jsonl").exists());
 }

@@ -11,6 +11,7 @@ pub mod bradley_terry;
 mod gsprt;
 pub mod progress;
 pub mod results;
+pub mod resume;
 pub mod runner;
 pub mod schedule;
 pub mod stats;

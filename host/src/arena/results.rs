@@ -19,6 +19,7 @@ use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
 
 use super::progress::say;
+use super::resume::{Header, RunSettings};
 use crate::record::GameRecord;
 
 /// One finished game, as a line of the results file.
@@ -106,11 +107,21 @@ impl GameLine {
 /// # Errors
 /// The file exists but cannot be read.
 pub fn read_results(path: &Path) -> anyhow::Result<Vec<GameLine>> {
+    read_run(path).map(|(_, games)| games)
+}
+
+/// Reads a results file: the run's settings from its header line (`None` in the files of older
+/// versions, which have none) and the finished games, as [`read_results`].
+///
+/// # Errors
+/// The file exists but cannot be read.
+pub fn read_run(path: &Path) -> anyhow::Result<(Option<RunSettings>, Vec<GameLine>)> {
     let file = match File::open(path) {
         Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((None, Vec::new())),
         Err(e) => return Err(e).with_context(|| format!("opening {}", path.display())),
     };
+    let mut settings = None;
     let mut lines = Vec::new();
     let mut text = Vec::new();
     BufReader::new(file)
@@ -125,6 +136,11 @@ pub fn read_results(path: &Path) -> anyhow::Result<Vec<GameLine>> {
         }
         match serde_json::from_str::<GameLine>(&line) {
             Ok(game) => lines.push(game),
+            Err(_) if settings.is_none() && lines.is_empty() && is_header(line.as_bytes()) => {
+                settings = serde_json::from_str::<Header>(&line)
+                    .ok()
+                    .map(|h| h.tavola_run);
+            }
             Err(_) if torn_tail && number + 1 == count => say(&format!(
                 "warning: {}:{}: the last line was cut short (the run was killed?); dropped, its \
                  game will be played again",
@@ -138,7 +154,11 @@ pub fn read_results(path: &Path) -> anyhow::Result<Vec<GameLine>> {
             )),
         }
     }
-    Ok(lines)
+    Ok((settings, lines))
+}
+
+fn is_header(line: &[u8]) -> bool {
+    serde_json::from_slice::<Header>(line).is_ok()
 }
 
 /// Opens `path` for appending; a last line cut short (by a kill or a power loss) is removed first,
@@ -161,7 +181,8 @@ pub fn open_append(path: &Path) -> anyhow::Result<File> {
         let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         // A whole line whose newline was lost is a finished game ([`read_results`] counts it):
         // ended, not cut.
-        if serde_json::from_slice::<GameLine>(&text[keep..]).is_ok() {
+        let tail = &text[keep..];
+        if serde_json::from_slice::<GameLine>(tail).is_ok() || is_header(tail) {
             file.write_all(b"\n")
                 .with_context(|| format!("ending the last line of {}", path.display()))?;
         } else {
@@ -171,6 +192,21 @@ pub fn open_append(path: &Path) -> anyhow::Result<File> {
         }
     }
     Ok(file)
+}
+
+/// Writes the run's settings as the first line of the (empty) results file `file`.
+///
+/// # Errors
+/// The write fails.
+pub fn write_header(file: &mut File, settings: &RunSettings) -> anyhow::Result<()> {
+    let header = Header {
+        tavola_run: settings.clone(),
+    };
+    let mut json = serde_json::to_string(&header)?;
+    json.push('\n');
+    file.write_all(json.as_bytes())
+        .and_then(|()| file.flush())
+        .context("writing the results file")
 }
 
 /// Appends one game's line to the results file and flushes it.

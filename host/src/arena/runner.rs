@@ -23,6 +23,7 @@ use tavola_sdk::{Color, Game, Position};
 
 use super::progress::{say, Progress, ProgressMode};
 use super::results::{self, GameLine};
+use super::resume::{self, Defaulted, RunSettings};
 use super::schedule::{self, Format, ScheduleSpec, ScheduledGame};
 use super::stats::{Sprt, SprtModel};
 use super::summary::{RunFacts, Summary, Tally};
@@ -71,6 +72,9 @@ pub struct ArenaConfig {
     pub sprt: Option<Sprt>,
     /// How progress is shown.
     pub progress: ProgressMode,
+    /// The settings the command line left at their defaults: a resumed run takes them from its
+    /// results file instead.
+    pub defaulted: Defaulted,
 }
 
 impl ArenaConfig {
@@ -167,6 +171,8 @@ pub fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
 pub fn read_openings<G: Game>(path: &Path, variant: &str) -> anyhow::Result<Vec<String>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("reading the openings {}", path.display()))?;
+    // Editors on Windows start a UTF-8 file with a byte-order mark.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut openings = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -381,11 +387,40 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
     if config.sprt.is_some() && players != 2 {
         bail!("--sprt is for a match of two players, not {players}");
     }
-    let results_path = config.results.clone().or_else(|| config.resume.clone());
-    let previous = match &config.resume {
-        Some(path) => results::read_results(path)?,
-        None => Vec::new(),
+    let (stored, previous) = match &config.resume {
+        Some(path) if !path.exists() => bail!("{}: no results file to resume", path.display()),
+        Some(path) => results::read_run(path)?,
+        None => (None, Vec::new()),
     };
+    let openings_hash = |path: &Path| {
+        std::fs::read(path)
+            .map(|bytes| resume::content_hash(&bytes))
+            .with_context(|| format!("reading the openings {}", path.display()))
+    };
+    let adopted;
+    let config = match &stored {
+        Some(stored) => {
+            let variant = G::start(config.variant.as_deref())?.variant().to_owned();
+            let hash = config.openings.as_deref().map(openings_hash).transpose()?;
+            adopted = resume::adopt(config, stored, G::NAME, &variant, hash.as_deref())?;
+            &adopted
+        }
+        None => config,
+    };
+    let hash = config.openings.as_deref().map(openings_hash).transpose()?;
+    if let Some(stored) = stored.as_ref().and_then(|s| s.openings_hash.as_ref()) {
+        if hash.as_ref() != Some(stored) {
+            bail!(
+                "the openings file {} changed since the run started",
+                config
+                    .openings
+                    .as_deref()
+                    .unwrap_or(Path::new(""))
+                    .display()
+            );
+        }
+    }
+    let results_path = config.results.clone().or_else(|| config.resume.clone());
     let seed = run_seed(config, &previous)?;
     let start = G::start(config.variant.as_deref())?;
     let variant = start.variant().to_owned();
@@ -443,8 +478,24 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
         .as_deref()
         .map(results::open_append)
         .transpose()?;
+    if let Some(file) = &mut results_file {
+        if file.metadata().map_or(true, |m| m.len() == 0) {
+            let settings = RunSettings::of(config, G::NAME, &variant, seed, hash);
+            results::write_header(file, &settings)?;
+        }
+    }
+    // A finished game keeps its record, in the schedule or not.
+    let finished_anywhere: BTreeSet<usize> = previous.iter().map(|line| line.index).collect();
+    if let Some(beyond) = previous.iter().find(|line| line.index >= games.len()) {
+        bail!(
+            "--games {} would leave out finished game {} of the run to resume: give at least its \
+             number of games",
+            config.games,
+            beyond.index + 1
+        );
+    }
     if let (Some(path), Some(_)) = (&config.pgn, &config.resume) {
-        let dropped = results::resync_records(path, &done)?;
+        let dropped = results::resync_records(path, &finished_anywhere)?;
         if dropped > 0 {
             say(&format!(
                 "warning: {}: {dropped} record(s) of unfinished or repeated games removed",
