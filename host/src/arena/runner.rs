@@ -684,6 +684,17 @@ mod tests {
     }
 
     #[test]
+    fn an_openings_file_may_start_with_a_byte_order_mark() {
+        use tavola_sdk::games::ataxx::Ataxx;
+        let start = Ataxx::start(None).unwrap();
+        let path = std::env::temp_dir().join(format!("tavola-bom-{}.txt", std::process::id()));
+        std::fs::write(&path, format!("\u{feff}{start}\n")).unwrap();
+        let openings = read_openings::<Ataxx>(&path, start.variant());
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(openings.unwrap(), [start.to_string()]);
+    }
+
+    #[test]
     fn players_are_lettered() {
         assert_eq!((0..3).map(letter).collect::<Vec<_>>(), ["A", "B", "C"]);
         assert_eq!(letter(26), "27");
