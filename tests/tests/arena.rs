@@ -707,22 +707,23 @@ fn without_file_flags_a_run_writes_its_files_in_tavola_runs_and_resumes_from_the
     assert_eq!(std::fs::read_dir(&runs).unwrap().count(), 3, "no new files");
 }
 
-/// `tavola match` of the built-in random player against itself, fast, in `dir`, with `extra`.
+/// A fast match of two built-in players, in process (the players follow).
+const QUICK: &[&str] = &[
+    "match",
+    "--game",
+    "ataxx",
+    "--movetime",
+    "20",
+    "--concurrency",
+    "1",
+    "--seed",
+    "5",
+    "--in-process",
+];
+
+/// [`QUICK`] in `dir` with `extra` (the players among them).
 fn quick(dir: &Path, extra: &[&str]) -> Output {
-    let args = [
-        "match",
-        "--game",
-        "ataxx",
-        "--movetime",
-        "20",
-        "--concurrency",
-        "1",
-    ]
-    .iter()
-    .chain(&["--seed", "5", "--in-process"])
-    .chain(extra)
-    .map(OsString::from);
-    tavola_tests::tavola_in(dir, args)
+    tavola_tests::tavola_in(dir, QUICK.iter().chain(extra).map(OsString::from))
 }
 
 #[test]
@@ -793,24 +794,8 @@ fn a_closed_stderr_does_not_stop_the_run() {
     let dir = TempDir::new("arena-closed-stderr");
     let mut child = Command::new(&artifacts().tavola)
         .current_dir(dir.path())
-        .args([
-            "match",
-            "--game",
-            "ataxx",
-            "--movetime",
-            "20",
-            "--concurrency",
-            "1",
-        ])
-        .args([
-            "--in-process",
-            "--games",
-            "4",
-            "--results",
-            "r.jsonl",
-            "random",
-            "random",
-        ])
+        .args(QUICK)
+        .args(["--games", "4", "--results", "r.jsonl", "random", "random"])
         .env_remove("RUST_LOG")
         .stdin(Stdio::null())
         .stdout(Stdio::null())

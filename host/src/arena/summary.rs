@@ -808,16 +808,21 @@ mod tests {
             model: SprtModel::Normalized,
         };
         let mut tally = Tally::new(2);
-        let mut decided_at = None;
-        // A wins pairs until the upper bound is crossed, then two games in flight are lost.
-        for index in 0..40 {
+        // Game `index`, A with White in even games; `results` for even and odd games.
+        let play = |tally: &mut Tally, index: usize, results: [&str; 2]| {
+            let players = (index % 2, 1 - index % 2);
             tally.add(&line(
                 index,
                 index / 2,
-                (index % 2, 1 - index % 2),
-                ["1-0", "0-1"][index % 2],
+                players,
+                results[index % 2],
                 "normal",
             ));
+        };
+        let mut decided_at = None;
+        // A wins pairs until the upper bound is crossed, then two games in flight are lost.
+        for index in 0..40 {
+            play(&mut tally, index, ["1-0", "0-1"]);
             if tally.check_sprt(Some(&sprt)) {
                 decided_at = Some(index + 1);
                 break;
@@ -827,13 +832,7 @@ mod tests {
         let llr = tally.llr(&sprt);
         assert!(!tally.check_sprt(Some(&sprt)), "decided once");
         for index in decided_at as usize..decided_at as usize + 4 {
-            tally.add(&line(
-                index,
-                index / 2,
-                (index % 2, 1 - index % 2),
-                ["0-1", "1-0"][index % 2],
-                "normal",
-            ));
+            play(&mut tally, index, ["0-1", "1-0"]);
             tally.check_sprt(Some(&sprt));
         }
         assert!(
