@@ -8,7 +8,7 @@
 //! [`summary`] tallies them, and [`progress`] shows how far the run is.
 
 pub mod bradley_terry;
-mod gsprt;
+pub mod gsprt;
 pub mod progress;
 pub mod results;
 pub mod resume;
