@@ -917,6 +917,21 @@ fn a_resumed_run_keeps_its_own_settings_and_finished_games() {
         lines.iter().all(|l| l["plies"].as_u64() <= Some(30)),
         "{lines:?}"
     );
+    // A results file of an older version, without settings: fewer games are still refused
+    // rather than leaving finished games (and their records) out.
+    let results = dir.path().join("r.jsonl");
+    let text = std::fs::read_to_string(&results).unwrap();
+    std::fs::write(&results, text.split_once('\n').unwrap().1).unwrap();
+    let old = run(&[
+        "--games",
+        "4",
+        "--resume",
+        "r.jsonl",
+        "random",
+        "builtin:depth=1",
+    ]);
+    old.assert_one_line_error(1, &["--games 4", "finished game"]);
+    assert_eq!(records(&dir.path().join("r.pgn")).len(), 8);
     // A file that is not there is not a fresh run.
     let missing = run(&["--resume", "nothing.jsonl", "random", "random"]);
     missing.assert_one_line_error(1, &["nothing.jsonl"]);
