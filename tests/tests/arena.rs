@@ -872,44 +872,29 @@ fn a_resumed_run_keeps_its_own_settings_and_finished_games() {
     assert_eq!(header["players"][1], "builtin:depth=1", "{header}");
     assert_eq!(header["seed"], 5, "{header}");
 
+    // Resumed with `extra` flags, the same players.
+    let resume = |extra: &[&str]| {
+        let mut args = extra.to_vec();
+        args.extend(["--resume", "r.jsonl", "random", "builtin:depth=1"]);
+        run(&args)
+    };
     // Fewer games than the run has: refused, nothing deleted.
-    let fewer = run(&[
-        "--games",
-        "4",
-        "--resume",
-        "r.jsonl",
-        "random",
-        "builtin:depth=1",
-    ]);
+    let fewer = resume(&["--games", "4"]);
     fewer.assert_one_line_error(1, &["--games 4", "6"]);
     assert_eq!(records(&dir.path().join("r.pgn")).len(), 6);
     // Other settings or the players swapped: refused.
-    let plies = run(&[
-        "--max-plies",
-        "40",
-        "--resume",
-        "r.jsonl",
-        "random",
-        "builtin:depth=1",
-    ]);
+    let plies = resume(&["--max-plies", "40"]);
     plies.assert_one_line_error(1, &["--max-plies 40", "30"]);
     let swapped = run(&["--resume", "r.jsonl", "builtin:depth=1", "random"]);
     swapped.assert_one_line_error(1, &["same order"]);
     // Nothing given again: the run's own settings, so nothing left to play and nothing lost.
-    let again = run(&["--resume", "r.jsonl", "random", "builtin:depth=1"]);
+    let again = resume(&[]);
     again.assert_code(0);
     assert!(again.stderr.contains("6 games (0 to play)"), "{again}");
     assert_eq!(json_lines(&dir.path().join("r.jsonl")).len(), 6);
     assert_eq!(records(&dir.path().join("r.pgn")).len(), 6);
     // More games: the run grows, with its stored max plies.
-    let more = run(&[
-        "--games",
-        "8",
-        "--resume",
-        "r.jsonl",
-        "random",
-        "builtin:depth=1",
-    ]);
+    let more = resume(&["--games", "8"]);
     more.assert_code(0);
     let lines = json_lines(&dir.path().join("r.jsonl"));
     assert_eq!(lines.len(), 8);
@@ -922,14 +907,7 @@ fn a_resumed_run_keeps_its_own_settings_and_finished_games() {
     let results = dir.path().join("r.jsonl");
     let text = std::fs::read_to_string(&results).unwrap();
     std::fs::write(&results, text.split_once('\n').unwrap().1).unwrap();
-    let old = run(&[
-        "--games",
-        "4",
-        "--resume",
-        "r.jsonl",
-        "random",
-        "builtin:depth=1",
-    ]);
+    let old = resume(&["--games", "4"]);
     old.assert_one_line_error(1, &["--games 4", "finished game"]);
     assert_eq!(records(&dir.path().join("r.pgn")).len(), 8);
     // A file that is not there is not a fresh run.
