@@ -12,6 +12,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::{bail, Context as _};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use tavola::arena::progress::ProgressMode;
+use tavola::arena::resume::Defaulted;
 use tavola::arena::runner::{self, ArenaConfig};
 use tavola::arena::schedule::Format;
 use tavola::builtin::Evaluate;
@@ -278,8 +279,9 @@ struct TournamentArgs {
     players: Vec<SeatSpec>,
     /// Who meets whom: each player every other (round-robin), or the first player each of the
     /// others (gauntlet).
-    #[arg(long, value_enum, default_value = "round-robin")]
-    format: FormatName,
+    /// [default: round-robin; a resumed run's own]
+    #[arg(long, value_enum)]
+    format: Option<FormatName>,
     #[command(flatten)]
     arena: ArenaArgs,
 }
@@ -297,18 +299,19 @@ enum FormatName {
 #[derive(Debug, Args)]
 struct ArenaArgs {
     /// Games of each encounter (a match: the number of games), played as pairs from one opening
-    /// with colours swapped.
-    #[arg(long, default_value_t = 100)]
-    games: u32,
-    /// Time control: BASE+INCREMENT in seconds, or BASE alone (0 for no clock).
-    #[arg(long, default_value = "10+0.1", value_parser = time_control)]
-    tc: (Duration, Duration),
+    /// with colours swapped [default: 100; a resumed run's own].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    games: Option<u32>,
+    /// Time control: BASE+INCREMENT in seconds, or BASE alone (0 for no clock) [default: 10+0.1;
+    /// a resumed run's own].
+    #[arg(long, value_parser = time_control)]
+    tc: Option<(Duration, Duration)>,
     /// A fixed time per move in milliseconds, instead of --tc: each bot is told it with every
     /// request, and loses on time if it takes longer.
     #[arg(long, value_name = "MS", conflicts_with = "tc", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     movetime: Option<u64>,
     /// Games played at the same time (default: the cores less one, at least one).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     concurrency: Option<usize>,
     /// Allow a concurrency above the number of cores.
     #[arg(long)]
@@ -325,7 +328,7 @@ struct ArenaArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "opening_plies")]
     openings: Option<PathBuf>,
     /// Adjudicate a draw after N plies.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     max_plies: Option<usize>,
     /// Append one JSON line per finished game to this file, as each game ends (default: a new
     /// file in tavola-runs/, named after the run and the time).
@@ -391,7 +394,10 @@ fn main() -> ExitCode {
             eprintln!("tavola: {e:#}");
             if e.chain().any(|cause| cause.is::<LoadError>()) {
                 ExitCode::from(EXIT_BOT)
-            } else if e.chain().any(|cause| cause.is::<ParseSeatSpecError>()) {
+            } else if e
+                .chain()
+                .any(|cause| cause.is::<ParseSeatSpecError>() || cause.is::<UsageError>())
+            {
                 ExitCode::from(EXIT_USAGE)
             } else {
                 ExitCode::from(EXIT_ERROR)
@@ -399,6 +405,11 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// A bad command line found after clap's parsing (exit code 2, as clap's own).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct UsageError(String);
 
 /// The exit status of a process killed by SIGPIPE, as shells report it.
 const BROKEN_PIPE: u8 = 128 + 13;
@@ -475,6 +486,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
         }
         Some(Command::Match(args)) => {
+            let sprt = (!args.sprt.is_empty())
+                .then(|| runner::parse_sprt(&args.sprt))
+                .transpose()
+                .map_err(|message| anyhow::Error::new(UsageError(message)))?;
             let mut config = arena_config(
                 &args.arena,
                 "match",
@@ -482,9 +497,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 args.variant.clone(),
                 vec![args.a.clone(), args.b.clone()],
             )?;
-            if !args.sprt.is_empty() {
-                config.sprt = Some(runner::parse_sprt(&args.sprt).map_err(anyhow::Error::msg)?);
-            }
+            config.sprt = sprt;
             with_game!(args.game, G => arena_command::<G>(&config))
         }
         Some(Command::Tournament(args)) => {
@@ -495,9 +508,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 args.variant.clone(),
                 args.players.clone(),
             )?;
+            config.defaulted.format = args.format.is_none();
             config.format = match args.format {
-                FormatName::RoundRobin => Format::RoundRobin,
-                FormatName::Gauntlet => Format::Gauntlet,
+                Some(FormatName::RoundRobin) | None => Format::RoundRobin,
+                Some(FormatName::Gauntlet) => Format::Gauntlet,
             };
             with_game!(args.game, G => arena_command::<G>(&config))
         }
@@ -536,10 +550,16 @@ fn seconds(text: &str) -> Result<Duration, String> {
 
 /// Parses a time control for clap: `BASE+INCREMENT` or `BASE`, in seconds.
 fn time_control(text: &str) -> Result<(Duration, Duration), String> {
-    match text.split_once('+') {
-        Some((base, increment)) => Ok((seconds(base)?, seconds(increment)?)),
-        None => Ok((seconds(text)?, Duration::ZERO)),
+    let (base, increment) = match text.split_once('+') {
+        Some((base, increment)) => (seconds(base)?, seconds(increment)?),
+        None => (seconds(text)?, Duration::ZERO),
+    };
+    if base.is_zero() && !increment.is_zero() {
+        return Err(format!(
+            "an increment needs a base time ({text:?}: 0 is no clock at all; give BASE+INC)"
+        ));
     }
+    Ok((base, increment))
 }
 
 /// The configuration of a match or tournament from the command line (a round robin, no SPRT).
@@ -555,19 +575,64 @@ fn output_files(
         (Some(path), _) | (None, Some(path)) => path.clone(),
         (None, None) => new_run_file(Path::new("tavola-runs"), kind, window_game(game).name())?,
     };
-    let pgn = args
-        .pgn
-        .clone()
-        .unwrap_or_else(|| results.with_extension("pgn"));
+    let pgn = args.pgn.clone().unwrap_or_else(|| beside(&results, "pgn"));
     let summary = args
         .summary
         .clone()
-        .unwrap_or_else(|| results.with_extension("summary.json"));
+        .unwrap_or_else(|| beside(&results, "summary.json"));
+    let files = [
+        ("results", &results),
+        ("records (--pgn)", &pgn),
+        ("summary", &summary),
+    ];
+    for (i, (first, a)) in files.iter().enumerate() {
+        for (second, b) in &files[i + 1..] {
+            if same_file(a, b) {
+                bail!(
+                    "the {first} and the {second} would be the same file, {}: give each its own",
+                    b.display()
+                );
+            }
+        }
+    }
     Ok((results, pgn, summary))
 }
 
-/// A results file of its own in `folder` (created if need be): `KIND-GAME-YYYYMMDD-HHMMSS.jsonl`,
-/// in UTC, with `-2`, `-3`, ... when runs start in the same second.
+/// The file beside `results` with the extension `extension`: `R.jsonl` (or `R.json`) gives
+/// `R.EXTENSION`; any other name gets `.EXTENSION` appended (`games.pgn` → `games.pgn.pgn`), so
+/// that the derived file is never the results file itself.
+fn beside(results: &Path, extension: &str) -> PathBuf {
+    match results.extension().and_then(|e| e.to_str()) {
+        Some("jsonl" | "json") => results.with_extension(extension),
+        _ => {
+            let mut name = results.as_os_str().to_os_string();
+            name.push(".");
+            name.push(extension);
+            PathBuf::from(name)
+        }
+    }
+}
+
+/// Whether `a` and `b` name the same file, existing or not: their folders canonicalised (when
+/// they exist), then their names compared.
+fn same_file(a: &Path, b: &Path) -> bool {
+    let resolve = |path: &Path| {
+        let folder = match path.parent() {
+            Some(folder) if !folder.as_os_str().is_empty() => folder,
+            _ => Path::new("."),
+        };
+        let folder = folder
+            .canonicalize()
+            .unwrap_or_else(|_| folder.to_path_buf());
+        folder.join(path.file_name().unwrap_or_default())
+    };
+    resolve(a) == resolve(b)
+}
+
+/// A results file of its own in `folder` (the folder created if need be, the file by the run once
+/// everything is checked, so that a refused run leaves no empty file behind):
+/// `KIND-GAME-YYYYMMDD-HHMMSS.jsonl`, in UTC, with `-2`, `-3`, ... when runs start in the same
+/// second.
 fn new_run_file(folder: &Path, kind: &str, game: &str) -> anyhow::Result<PathBuf> {
     std::fs::create_dir_all(folder).with_context(|| {
         format!(
@@ -583,14 +648,8 @@ fn new_run_file(folder: &Path, kind: &str, game: &str) -> anyhow::Result<PathBuf
             format!("-{n}")
         };
         let path = folder.join(format!("{kind}-{game}-{stamp}{suffix}.jsonl"));
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-        {
-            Ok(_) => return Ok(path),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(e).with_context(|| format!("creating {}", path.display())),
+        if !path.exists() {
+            return Ok(path);
         }
     }
     unreachable!("a free file name exists")
@@ -637,7 +696,9 @@ fn arena_config(
         );
     }
     let (results, pgn, summary) = output_files(args, kind, game)?;
-    let (time, increment) = args.tc;
+    let (time, increment) = args
+        .tc
+        .unwrap_or((Duration::from_secs(10), Duration::from_millis(100)));
     let settings = match args.movetime {
         Some(ms) => Settings {
             time: None,
@@ -655,7 +716,7 @@ fn arena_config(
         format: Format::RoundRobin,
         variant,
         settings,
-        games: args.games,
+        games: args.games.unwrap_or(100),
         concurrency,
         seed: args.seed,
         opening_plies: args.opening_plies.unwrap_or(match game {
@@ -671,6 +732,14 @@ fn arena_config(
         isolation: args.bots.isolation()?,
         sprt: None,
         progress: ProgressMode::Auto,
+        defaulted: Defaulted {
+            games: args.games.is_none(),
+            time_control: args.tc.is_none() && args.movetime.is_none(),
+            openings: args.opening_plies.is_none() && args.openings.is_none(),
+            max_plies: args.max_plies.is_none(),
+            // A match is always a round robin; a tournament says below.
+            format: false,
+        },
     })
 }
 
@@ -681,7 +750,6 @@ fn arena_command<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<ExitCode> 
             .map_or_else(String::new, |p| p.display().to_string())
     };
     let results = show(&config.results);
-    eprintln!("Results: {results} (an interrupted run continues with --resume {results})");
     let summary = runner::run::<G>(config)?;
     println!("{summary}");
     println!(
@@ -889,7 +957,35 @@ fn info(path: &Path) -> anyhow::Result<ExitCode> {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
     use std::time::{Duration, UNIX_EPOCH};
+
+    use super::{beside, same_file};
+
+    #[test]
+    fn the_records_and_summary_are_named_after_the_results() {
+        let names = |results: &str| {
+            (
+                beside(Path::new(results), "pgn"),
+                beside(Path::new(results), "summary.json"),
+            )
+        };
+        assert_eq!(
+            names("runs/r.jsonl"),
+            ("runs/r.pgn".into(), "runs/r.summary.json".into())
+        );
+        assert_eq!(
+            names("games.pgn"),
+            ("games.pgn.pgn".into(), "games.pgn.summary.json".into())
+        );
+        assert_eq!(
+            names("results"),
+            ("results.pgn".into(), "results.summary.json".into())
+        );
+        assert!(same_file(Path::new("a.pgn"), Path::new("./a.pgn")));
+        assert!(same_file(Path::new("/tmp/../tmp/a"), Path::new("/tmp/a")));
+        assert!(!same_file(Path::new("a.pgn"), Path::new("a.jsonl")));
+    }
 
     #[test]
     fn run_files_are_stamped_with_the_utc_date_and_time() {

@@ -26,6 +26,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use tavola::arena::progress::ProgressMode;
+use tavola::arena::resume::Defaulted;
 use tavola::arena::runner::{self, ArenaConfig};
 use tavola::arena::schedule::Format;
 use tavola::referee::Settings;
@@ -68,6 +69,7 @@ fn config(isolation: Option<WorkerOptions>) -> ArenaConfig {
         isolation,
         sprt: None,
         progress: ProgressMode::Quiet,
+        defaulted: Defaulted::default(),
     }
 }
 

@@ -36,12 +36,22 @@ fn os(text: &str) -> OsString {
     text.into()
 }
 
-fn json_lines(path: &Path) -> Vec<serde_json::Value> {
+/// The lines of a results file, the header (the run's settings) first.
+fn all_json_lines(path: &Path) -> Vec<serde_json::Value> {
     std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
         .lines()
         .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{line:?}: {e}")))
         .collect()
+}
+
+/// The games of a results file (its header left out).
+fn json_lines(path: &Path) -> Vec<serde_json::Value> {
+    let mut lines = all_json_lines(path);
+    if lines.first().is_some_and(|l| l.get("tavola_run").is_some()) {
+        lines.remove(0);
+    }
+    lines
 }
 
 #[test]
@@ -138,11 +148,11 @@ fn a_resumed_match_ends_with_exactly_the_games_asked_for() {
     assert!(
         output
             .stderr
-            .contains("results.jsonl:7: the last line was cut short"),
+            .contains("results.jsonl:8: the last line was cut short"),
         "the torn line is reported\n{output}"
     );
     let text = std::fs::read_to_string(&results).unwrap();
-    let lines: Vec<&str> = text.lines().filter(|l| l.ends_with('}')).collect();
+    let lines: Vec<&str> = text.lines().skip(1).filter(|l| l.ends_with('}')).collect();
     assert_eq!(lines.len(), 10, "{text}");
     let mut indices: Vec<u64> = lines
         .iter()
@@ -418,7 +428,7 @@ fn a_tournament_prints_a_crosstable_and_a_rating_list() {
     // Another line-up is not this run's.
     let mut args = words("tournament --game ataxx --games 4 --in-process random random");
     args.extend([os("--resume"), results.clone().into()]);
-    tavola(args).assert_one_line_error(1, &["another run"]);
+    tavola(args).assert_one_line_error(1, &["differ from the resumed run's"]);
 }
 
 #[test]
@@ -516,7 +526,11 @@ fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
 
 fn finished_lines(path: &Path) -> usize {
     std::fs::read_to_string(path)
-        .map(|text| text.lines().filter(|l| l.ends_with('}')).count())
+        .map(|text| {
+            text.lines()
+                .filter(|l| l.ends_with('}') && !l.starts_with("{\"tavola_run\""))
+                .count()
+        })
         .unwrap_or(0)
 }
 
@@ -604,7 +618,7 @@ fn a_second_ctrl_c_stops_at_once_and_loses_no_finished_game() {
     // Every game lasts its time per move (then a forfeit): games are always being played.
     let args = |file: &str, games: &str| -> Vec<OsString> {
         let mut args = words(&format!(
-            "match --game ataxx --games {games} --seed 2 --movetime 1500 --concurrency 2 \
+            "match --game ataxx {games} --seed 2 --movetime 1500 --concurrency 2 \
              --force-concurrency"
         ));
         args.extend([
@@ -615,7 +629,7 @@ fn a_second_ctrl_c_stops_at_once_and_loses_no_finished_game() {
         ]);
         args
     };
-    let mut child = spawn(dir.path(), &args("--results", "1000"));
+    let mut child = spawn(dir.path(), &args("--results", "--games 6"));
     let stderr = || std::fs::read_to_string(dir.path().join("stderr.txt")).unwrap_or_default();
     wait_for("a finished game", || finished_lines(&results) >= 1);
     interrupt(&child);
@@ -629,10 +643,11 @@ fn a_second_ctrl_c_stops_at_once_and_loses_no_finished_game() {
     let finished = finished_lines(&results);
     assert!(finished >= 1);
 
-    // Every finished game is there; the run goes on from them.
-    let target = (finished + 2).to_string();
-    tavola(args("--resume", &target)).assert_code(0);
-    assert_eq!(json_lines(&results).len(), finished + 2);
+    assert!(finished < 6, "games were still being played");
+
+    // Every finished game is there; the run goes on from them, to the games it was started with.
+    tavola(args("--resume", "")).assert_code(0);
+    assert_eq!(json_lines(&results).len(), 6);
 }
 
 #[test]
@@ -690,4 +705,213 @@ fn without_file_flags_a_run_writes_its_files_in_tavola_runs_and_resumes_from_the
         serde_json::from_str(&std::fs::read_to_string(runs.join(&files[2])).unwrap()).unwrap();
     assert_eq!(summary["games"], 6, "{summary}");
     assert_eq!(std::fs::read_dir(&runs).unwrap().count(), 3, "no new files");
+}
+
+/// A fast match of two built-in players, in process (the players follow).
+const QUICK: &[&str] = &[
+    "match",
+    "--game",
+    "ataxx",
+    "--movetime",
+    "20",
+    "--concurrency",
+    "1",
+    "--seed",
+    "5",
+    "--in-process",
+];
+
+/// [`QUICK`] in `dir` with `extra` (the players among them).
+fn quick(dir: &Path, extra: &[&str]) -> Output {
+    tavola_tests::tavola_in(dir, QUICK.iter().chain(extra).map(OsString::from))
+}
+
+#[test]
+fn unwritable_files_are_refused_before_the_first_game() {
+    let dir = TempDir::new("arena-unwritable");
+    for flag in ["--pgn", "--summary"] {
+        let output = quick(
+            dir.path(),
+            &[
+                "--results",
+                "r.jsonl",
+                flag,
+                "/nonexistent/dir/x",
+                "random",
+                "random",
+            ],
+        );
+        output.assert_one_line_error(1, &["/nonexistent/dir/x"]);
+        assert!(!dir.path().join("r.jsonl").exists(), "{output}");
+    }
+    // Two of the run's files in one.
+    for extra in [
+        &["--results", "r.jsonl", "--pgn", "./r.jsonl"][..],
+        &["--results", "r.jsonl", "--summary", "r.jsonl"],
+        &["--pgn", "x", "--summary", "x"],
+    ] {
+        let mut args = extra.to_vec();
+        args.extend(["random", "random"]);
+        let output = quick(dir.path(), &args);
+        output.assert_one_line_error(1, &["would be the same file"]);
+        assert!(!dir.path().join("r.jsonl").exists(), "{output}");
+    }
+    // A results file named .pgn keeps its records apart.
+    let output = quick(
+        dir.path(),
+        &["--games", "2", "--results", "g.pgn", "random", "random"],
+    );
+    output.assert_code(0);
+    assert_eq!(json_lines(&dir.path().join("g.pgn")).len(), 2);
+    assert_eq!(records(&dir.path().join("g.pgn.pgn")).len(), 2);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_write_error_stops_the_run_at_once() {
+    // A million games if the error did not stop the pool: the test would time out.
+    let dir = TempDir::new("arena-write-error");
+    let output = quick(
+        dir.path(),
+        &[
+            "--games",
+            "1000000",
+            "--results",
+            "r.jsonl",
+            "--pgn",
+            "/dev/full",
+            "random",
+            "random",
+        ],
+    );
+    output.assert_code(1);
+    assert!(output.stderr.contains("/dev/full"), "{output}");
+    assert_eq!(json_lines(&dir.path().join("r.jsonl")).len(), 0);
+}
+
+#[test]
+fn a_closed_stderr_does_not_stop_the_run() {
+    let dir = TempDir::new("arena-closed-stderr");
+    let mut child = Command::new(&artifacts().tavola)
+        .current_dir(dir.path())
+        .args(QUICK)
+        .args(["--games", "4", "--results", "r.jsonl", "random", "random"])
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    assert!(wait_exit(&mut child).success());
+    assert_eq!(json_lines(&dir.path().join("r.jsonl")).len(), 4);
+}
+
+#[test]
+fn a_refused_run_leaves_no_file_and_no_resume_hint() {
+    let dir = TempDir::new("arena-refused");
+    for extra in [
+        &["random", "human"][..],
+        &["--variant", "nonsense", "random", "random"],
+        &["random", "no-such-bot.so"],
+    ] {
+        let output = quick(dir.path(), extra);
+        assert_ne!(output.code, Some(0), "{output}");
+        assert!(!output.stderr.contains("--resume"), "{output}");
+        let runs = dir.path().join("tavola-runs");
+        let files = std::fs::read_dir(&runs).map_or(0, Iterator::count);
+        assert_eq!(files, 0, "{output}");
+    }
+}
+
+#[test]
+fn out_of_range_settings_are_usage_errors() {
+    let dir = TempDir::new("arena-usage");
+    for extra in [
+        &["--games", "0"][..],
+        &["--games", "4000000000"],
+        &["--concurrency", "0"],
+        &["--max-plies", "0"],
+        &["--tc", "0+5"],
+        &["--sprt", "elo0=5 elo1=0"],
+        &["--sprt", "elo0=0 elo1=5 gamma=1"],
+    ] {
+        let mut args = extra.to_vec();
+        args.extend(["random", "random"]);
+        let output = quick(dir.path(), &args);
+        output.assert_code(2);
+        assert!(!output.stderr.contains("--resume"), "{output}");
+        assert!(!dir.path().join("tavola-runs").exists(), "{output}");
+    }
+    let output = quick(dir.path(), &["--tc", "0+5", "random", "random"]);
+    assert!(
+        output.stderr.contains("an increment needs a base time"),
+        "{output}"
+    );
+}
+
+#[test]
+fn a_resumed_run_keeps_its_own_settings_and_finished_games() {
+    let dir = TempDir::new("arena-resume-settings");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["--results", "r.jsonl", "--pgn", "r.pgn"];
+        args.extend(extra);
+        quick(dir.path(), &args)
+    };
+    let first = run(&[
+        "--games",
+        "6",
+        "--max-plies",
+        "30",
+        "random",
+        "builtin:depth=1",
+    ]);
+    first.assert_code(0);
+    let header = &all_json_lines(&dir.path().join("r.jsonl"))[0]["tavola_run"];
+    assert_eq!(header["games"], 6, "{header}");
+    assert_eq!(header["players"][1], "builtin:depth=1", "{header}");
+    assert_eq!(header["seed"], 5, "{header}");
+
+    // Resumed with `extra` flags, the same players.
+    let resume = |extra: &[&str]| {
+        let mut args = extra.to_vec();
+        args.extend(["--resume", "r.jsonl", "random", "builtin:depth=1"]);
+        run(&args)
+    };
+    // Fewer games than the run has: refused, nothing deleted.
+    let fewer = resume(&["--games", "4"]);
+    fewer.assert_one_line_error(1, &["--games 4", "6"]);
+    assert_eq!(records(&dir.path().join("r.pgn")).len(), 6);
+    // Other settings or the players swapped: refused.
+    let plies = resume(&["--max-plies", "40"]);
+    plies.assert_one_line_error(1, &["--max-plies 40", "30"]);
+    let swapped = run(&["--resume", "r.jsonl", "builtin:depth=1", "random"]);
+    swapped.assert_one_line_error(1, &["same order"]);
+    // Nothing given again: the run's own settings, so nothing left to play and nothing lost.
+    let again = resume(&[]);
+    again.assert_code(0);
+    assert!(again.stderr.contains("6 games (0 to play)"), "{again}");
+    assert_eq!(json_lines(&dir.path().join("r.jsonl")).len(), 6);
+    assert_eq!(records(&dir.path().join("r.pgn")).len(), 6);
+    // More games: the run grows, with its stored max plies.
+    let more = resume(&["--games", "8"]);
+    more.assert_code(0);
+    let lines = json_lines(&dir.path().join("r.jsonl"));
+    assert_eq!(lines.len(), 8);
+    assert!(
+        lines.iter().all(|l| l["plies"].as_u64() <= Some(30)),
+        "{lines:?}"
+    );
+    // A results file of an older version, without settings: fewer games are still refused
+    // rather than leaving finished games (and their records) out.
+    let results = dir.path().join("r.jsonl");
+    let text = std::fs::read_to_string(&results).unwrap();
+    std::fs::write(&results, text.split_once('\n').unwrap().1).unwrap();
+    let old = resume(&["--games", "4"]);
+    old.assert_one_line_error(1, &["--games 4", "finished game"]);
+    assert_eq!(records(&dir.path().join("r.pgn")).len(), 8);
+    // A file that is not there is not a fresh run.
+    let missing = run(&["--resume", "nothing.jsonl", "random", "random"]);
+    missing.assert_one_line_error(1, &["nothing.jsonl"]);
+    assert!(!dir.path().join("nothing.jsonl").exists());
 }

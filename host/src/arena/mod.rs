@@ -8,8 +8,10 @@
 //! [`summary`] tallies them, and [`progress`] shows how far the run is.
 
 pub mod bradley_terry;
+pub mod gsprt;
 pub mod progress;
 pub mod results;
+pub mod resume;
 pub mod runner;
 pub mod schedule;
 pub mod stats;

@@ -2,7 +2,7 @@
 //! running score and Elo, the time left), one plain line per finished game otherwise (a log, a
 //! pipe, the tests), or nothing.
 
-use std::io::IsTerminal as _;
+use std::io::{IsTerminal as _, Write as _};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -57,7 +57,7 @@ impl Progress {
                 bar.inc(1);
                 bar.set_message(score.to_owned());
             }
-            None if !self.quiet => eprintln!("{line}; {score}"),
+            None if !self.quiet => say(&format!("{line}; {score}")),
             None => {}
         }
     }
@@ -66,7 +66,7 @@ impl Progress {
     pub fn note(&self, text: &str) {
         match &self.bar {
             Some(bar) => bar.println(text),
-            None if !self.quiet => eprintln!("{text}"),
+            None if !self.quiet => say(text),
             None => {}
         }
     }
@@ -77,4 +77,10 @@ impl Progress {
             bar.finish_and_clear();
         }
     }
+}
+
+/// Writes `text` and a newline to stderr, ignoring a failure: progress and warnings are for
+/// whoever watches; a closed stderr must not stop (or panic) a run whose results go to files.
+pub fn say(text: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
 }

@@ -18,6 +18,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
 
+use super::progress::say;
+use super::resume::{Header, RunSettings};
 use crate::record::GameRecord;
 
 /// One finished game, as a line of the results file.
@@ -105,11 +107,21 @@ impl GameLine {
 /// # Errors
 /// The file exists but cannot be read.
 pub fn read_results(path: &Path) -> anyhow::Result<Vec<GameLine>> {
+    read_run(path).map(|(_, games)| games)
+}
+
+/// Reads a results file: the run's settings from its header line (`None` in the files of older
+/// versions, which have none) and the finished games, as [`read_results`].
+///
+/// # Errors
+/// The file exists but cannot be read.
+pub fn read_run(path: &Path) -> anyhow::Result<(Option<RunSettings>, Vec<GameLine>)> {
     let file = match File::open(path) {
         Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((None, Vec::new())),
         Err(e) => return Err(e).with_context(|| format!("opening {}", path.display())),
     };
+    let mut settings = None;
     let mut lines = Vec::new();
     let mut text = Vec::new();
     BufReader::new(file)
@@ -124,24 +136,34 @@ pub fn read_results(path: &Path) -> anyhow::Result<Vec<GameLine>> {
         }
         match serde_json::from_str::<GameLine>(&line) {
             Ok(game) => lines.push(game),
-            Err(_) if torn_tail && number + 1 == count => eprintln!(
+            Err(_) if settings.is_none() && lines.is_empty() && is_header(line.as_bytes()) => {
+                settings = serde_json::from_str::<Header>(&line)
+                    .ok()
+                    .map(|h| h.tavola_run);
+            }
+            Err(_) if torn_tail && number + 1 == count => say(&format!(
                 "warning: {}:{}: the last line was cut short (the run was killed?); dropped, its \
                  game will be played again",
                 path.display(),
                 number + 1
-            ),
-            Err(e) => eprintln!(
+            )),
+            Err(e) => say(&format!(
                 "warning: {}:{}: not a game's results line, skipped ({e})",
                 path.display(),
                 number + 1
-            ),
+            )),
         }
     }
-    Ok(lines)
+    Ok((settings, lines))
+}
+
+fn is_header(line: &[u8]) -> bool {
+    serde_json::from_slice::<Header>(line).is_ok()
 }
 
 /// Opens `path` for appending; a last line cut short (by a kill or a power loss) is removed first,
-/// so its game is played again and the file stays one JSON object a line.
+/// so its game is played again and the file stays one JSON object a line. A last line that is
+/// whole but for its newline gets the newline.
 ///
 /// # Errors
 /// The file cannot be opened, read or cut.
@@ -157,10 +179,34 @@ pub fn open_append(path: &Path) -> anyhow::Result<File> {
         .with_context(|| format!("reading {}", path.display()))?;
     if text.last().is_some_and(|&last| last != b'\n') {
         let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        file.set_len(keep as u64)
-            .with_context(|| format!("cutting the unfinished last line of {}", path.display()))?;
+        // A whole line whose newline was lost is a finished game ([`read_results`] counts it):
+        // ended, not cut.
+        let tail = &text[keep..];
+        if serde_json::from_slice::<GameLine>(tail).is_ok() || is_header(tail) {
+            file.write_all(b"\n")
+                .with_context(|| format!("ending the last line of {}", path.display()))?;
+        } else {
+            file.set_len(keep as u64).with_context(|| {
+                format!("cutting the unfinished last line of {}", path.display())
+            })?;
+        }
     }
     Ok(file)
+}
+
+/// Writes the run's settings as the first line of the (empty) results file `file`.
+///
+/// # Errors
+/// The write fails.
+pub fn write_header(file: &mut File, settings: &RunSettings) -> anyhow::Result<()> {
+    let header = Header {
+        tavola_run: settings.clone(),
+    };
+    let mut json = serde_json::to_string(&header)?;
+    json.push('\n');
+    file.write_all(json.as_bytes())
+        .and_then(|()| file.flush())
+        .context("writing the results file")
 }
 
 /// Appends one game's line to the results file and flushes it.
@@ -197,6 +243,37 @@ pub fn append_record(path: &Path, record: &GameRecord) -> anyhow::Result<()> {
     file.write_all(text.as_bytes())
         .and_then(|()| file.flush())
         .with_context(|| format!("writing the game to {}", path.display()))
+}
+
+/// Checks that records can be appended to `path` (creating it, empty, if need be), so that a bad
+/// path fails the run before its first game rather than after it.
+///
+/// # Errors
+/// The file cannot be opened for appending; the message names it.
+pub fn check_appendable(path: &Path) -> anyhow::Result<()> {
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map(drop)
+        .with_context(|| format!("cannot write to {}", path.display()))
+}
+
+/// Checks that [`write_atomically`] can write `path`: that a temporary file can be made beside it
+/// (and removed again), and that `path` is not a folder.
+///
+/// # Errors
+/// Either cannot; the message names `path`.
+pub fn check_replaceable(path: &Path) -> anyhow::Result<()> {
+    if path.is_dir() {
+        anyhow::bail!("cannot write to {}: it is a folder", path.display());
+    }
+    let temporary = temporary_beside(path);
+    File::create(&temporary)
+        .map(drop)
+        .with_context(|| format!("cannot write to {}", path.display()))?;
+    let _ = std::fs::remove_file(&temporary);
+    Ok(())
 }
 
 /// Brings the records file at `path` in line with the finished games `done` (indices in the
@@ -359,6 +436,21 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    #[test]
+    fn a_whole_last_line_without_its_newline_is_kept() {
+        let dir = scratch("unterminated");
+        let path = dir.join("results.jsonl");
+        let first = serde_json::to_string(&line(0, 0, Some(1), "1-0")).unwrap();
+        let second = serde_json::to_string(&line(1, 1, Some(0), "0-1")).unwrap();
+        std::fs::write(&path, format!("{first}\n{second}")).unwrap();
+        assert_eq!(read_results(&path).unwrap().len(), 2);
+        let mut file = open_append(&path).unwrap();
+        append_line(&mut file, &line(2, 0, Some(1), "1/2-1/2")).unwrap();
+        let games = read_results(&path).unwrap();
+        assert_eq!(games.iter().map(|g| g.index).collect::<Vec<_>>(), [0, 1, 2]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     fn record(index: usize) -> GameRecord {
         let mut record = GameRecord::default();
         record.set_tag("Game", "ataxx");
@@ -401,6 +493,24 @@ mod tests {
             3
         );
         assert_eq!(resync_records(&dir.join("missing"), &done).unwrap(), 0);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn unwritable_paths_are_found_before_any_game() {
+        let dir = scratch("check");
+        let missing = dir.join("no such folder").join("x.pgn");
+        let error = check_appendable(&missing).unwrap_err();
+        assert!(format!("{error:#}").contains("no such folder"), "{error:#}");
+        assert!(check_replaceable(&missing).is_err());
+        assert!(check_replaceable(&dir).is_err());
+        check_appendable(&dir.join("games.pgn")).unwrap();
+        check_replaceable(&dir.join("summary.json")).unwrap();
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["games.pgn"], "no temporary and no summary left");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -21,8 +21,9 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 use tavola_sdk::{Color, Game, Position};
 
-use super::progress::{Progress, ProgressMode};
+use super::progress::{say, Progress, ProgressMode};
 use super::results::{self, GameLine};
+use super::resume::{self, Defaulted, RunSettings};
 use super::schedule::{self, Format, ScheduleSpec, ScheduledGame};
 use super::stats::{Sprt, SprtModel};
 use super::summary::{RunFacts, Summary, Tally};
@@ -71,6 +72,9 @@ pub struct ArenaConfig {
     pub sprt: Option<Sprt>,
     /// How progress is shown.
     pub progress: ProgressMode,
+    /// The settings the command line left at their defaults: a resumed run takes them from its
+    /// results file instead.
+    pub defaulted: Defaulted,
 }
 
 impl ArenaConfig {
@@ -167,6 +171,8 @@ pub fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
 pub fn read_openings<G: Game>(path: &Path, variant: &str) -> anyhow::Result<Vec<String>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("reading the openings {}", path.display()))?;
+    // Editors on Windows start a UTF-8 file with a byte-order mark.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut openings = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -381,11 +387,40 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
     if config.sprt.is_some() && players != 2 {
         bail!("--sprt is for a match of two players, not {players}");
     }
-    let results_path = config.results.clone().or_else(|| config.resume.clone());
-    let previous = match &config.resume {
-        Some(path) => results::read_results(path)?,
-        None => Vec::new(),
+    let (stored, previous) = match &config.resume {
+        Some(path) if !path.exists() => bail!("{}: no results file to resume", path.display()),
+        Some(path) => results::read_run(path)?,
+        None => (None, Vec::new()),
     };
+    let openings_hash = |path: &Path| {
+        std::fs::read(path)
+            .map(|bytes| resume::content_hash(&bytes))
+            .with_context(|| format!("reading the openings {}", path.display()))
+    };
+    let adopted;
+    let config = match &stored {
+        Some(stored) => {
+            let variant = G::start(config.variant.as_deref())?.variant().to_owned();
+            let hash = config.openings.as_deref().map(openings_hash).transpose()?;
+            adopted = resume::adopt(config, stored, G::NAME, &variant, hash.as_deref())?;
+            &adopted
+        }
+        None => config,
+    };
+    let hash = config.openings.as_deref().map(openings_hash).transpose()?;
+    if let Some(stored) = stored.as_ref().and_then(|s| s.openings_hash.as_ref()) {
+        if hash.as_ref() != Some(stored) {
+            bail!(
+                "the openings file {} changed since the run started",
+                config
+                    .openings
+                    .as_deref()
+                    .unwrap_or(Path::new(""))
+                    .display()
+            );
+        }
+    }
+    let results_path = config.results.clone().or_else(|| config.resume.clone());
     let seed = run_seed(config, &previous)?;
     let start = G::start(config.variant.as_deref())?;
     let variant = start.variant().to_owned();
@@ -428,15 +463,44 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
     for line in &previous {
         if line.index < games.len() && done.insert(line.index) {
             tally.add(line);
+            tally.check_sprt(config.sprt.as_ref());
         }
     }
+    // The files written later are checked now, not after hours of games; the results file is
+    // made only now that everything else is known to be right.
+    if let Some(path) = &config.pgn {
+        results::check_appendable(path)?;
+    }
+    if let Some(path) = &config.summary {
+        results::check_replaceable(path)?;
+    }
+    let mut results_file = results_path
+        .as_deref()
+        .map(results::open_append)
+        .transpose()?;
+    if let Some(file) = &mut results_file {
+        if file.metadata().map_or(true, |m| m.len() == 0) {
+            let settings = RunSettings::of(config, G::NAME, &variant, seed, hash);
+            results::write_header(file, &settings)?;
+        }
+    }
+    // A finished game keeps its record, in the schedule or not.
+    let finished_anywhere: BTreeSet<usize> = previous.iter().map(|line| line.index).collect();
+    if let Some(beyond) = previous.iter().find(|line| line.index >= games.len()) {
+        bail!(
+            "--games {} would leave out finished game {} of the run to resume: give at least its \
+             number of games",
+            config.games,
+            beyond.index + 1
+        );
+    }
     if let (Some(path), Some(_)) = (&config.pgn, &config.resume) {
-        let dropped = results::resync_records(path, &done)?;
+        let dropped = results::resync_records(path, &finished_anywhere)?;
         if dropped > 0 {
-            eprintln!(
+            say(&format!(
                 "warning: {}: {dropped} record(s) of unfinished or repeated games removed",
                 path.display()
-            );
+            ));
         }
     }
     let todo: Vec<ScheduledGame> = games
@@ -465,17 +529,19 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
         config.concurrency
     ));
 
-    let mut results_file = results_path
-        .as_deref()
-        .map(results::open_append)
-        .transpose()?;
+    if let Some(path) = &results_path {
+        progress.note(&format!(
+            "Results: {0} (an interrupted run continues with --resume {0})",
+            path.display()
+        ));
+    }
     worker::finish_on_first_interrupt();
-    let stop = AtomicBool::new(tally.decided(config.sprt.as_ref()));
+    let stop = AtomicBool::new(tally.decided());
     let started = AtomicUsize::new(0);
     let queue = Mutex::new(todo.into_iter());
     let (sender, receiver) = mpsc::channel::<Finished>();
     let mut interrupted = false;
-    thread::scope(|scope| -> anyhow::Result<()> {
+    let written = thread::scope(|scope| -> anyhow::Result<()> {
         for _ in 0..config.concurrency.max(1) {
             let sender = sender.clone();
             let (queue, names, opening_of) = (&queue, &names, &opening_of);
@@ -488,8 +554,11 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
                         if stop.load(Ordering::SeqCst) {
                             return None;
                         }
-                        started.fetch_add(1, Ordering::SeqCst);
-                        q.next()
+                        let next = q.next();
+                        if next.is_some() {
+                            started.fetch_add(1, Ordering::SeqCst);
+                        }
+                        next
                     })
                     .unwrap_or(None);
                 let Some(game) = next else { break };
@@ -500,6 +569,16 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
             });
         }
         drop(sender);
+        // The receiver lives in this closure: if writing fails (or panics), it goes with it, the
+        // pool's next send fails, and no game is played for nothing.
+        let receiver = receiver;
+        let stop_on_error = |result: anyhow::Result<()>| {
+            if result.is_err() {
+                let _guard = queue.lock();
+                stop.store(true, Ordering::SeqCst);
+            }
+            result
+        };
         let mut played = 0;
         loop {
             match receiver.recv_timeout(Duration::from_millis(50)) {
@@ -507,10 +586,10 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
                     let line = &outcome.line;
                     // The record first: a results line is the promise that the game is whole.
                     if let (Some(path), Some(record)) = (&config.pgn, &outcome.record) {
-                        results::append_record(path, record)?;
+                        stop_on_error(results::append_record(path, record))?;
                     }
                     if let Some(file) = &mut results_file {
-                        results::append_line(file, line)?;
+                        stop_on_error(results::append_line(file, line))?;
                     }
                     tally.add(line);
                     finished += 1;
@@ -530,7 +609,8 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
                         ),
                         &format!("{}{llr}", tally.progress(&names)),
                     );
-                    if tally.decided(config.sprt.as_ref()) && !stop.swap(true, Ordering::SeqCst) {
+                    if tally.check_sprt(config.sprt.as_ref()) && !stop.swap(true, Ordering::SeqCst)
+                    {
                         progress.note("SPRT decided: finishing the games being played");
                     }
                 }
@@ -549,7 +629,7 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
             }
         }
         Ok(())
-    })?;
+    });
     progress.finish();
 
     let summary = Summary::new(
@@ -567,11 +647,14 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
         },
         &tally,
     );
-    if let Some(path) = &config.summary {
+    // After a write error too, the summary of what was written, if it can be.
+    let summary_written = config.summary.as_ref().map(|path| {
         let json = serde_json::to_string_pretty(&summary)? + "\n";
         results::write_atomically(path, json.as_bytes())
-            .with_context(|| format!("writing the summary to {}", path.display()))?;
-    }
+            .with_context(|| format!("writing the summary to {}", path.display()))
+    });
+    written?;
+    summary_written.transpose()?;
     Ok(summary)
 }
 
@@ -598,6 +681,17 @@ mod tests {
         assert!(parse_sprt(&words("elo0=5 elo1=0")).is_err());
         assert!(parse_sprt(&words("elo0=0 elo1=5 gamma=1")).is_err());
         assert!(parse_sprt(&words("elo0=x elo1=5")).is_err());
+    }
+
+    #[test]
+    fn an_openings_file_may_start_with_a_byte_order_mark() {
+        use tavola_sdk::games::ataxx::Ataxx;
+        let start = Ataxx::start(None).unwrap();
+        let path = std::env::temp_dir().join(format!("tavola-bom-{}.txt", std::process::id()));
+        std::fs::write(&path, format!("\u{feff}{start}\n")).unwrap();
+        let openings = read_openings::<Ataxx>(&path, start.variant());
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(openings.unwrap(), [start.to_string()]);
     }
 
     #[test]

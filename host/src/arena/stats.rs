@@ -14,11 +14,12 @@
 //!   of one game's score (`σ` per game; `σ·√2` per pair, as a pair is two games), error
 //!   `z · σ/√n / σ_g · 800 / ln 10`;
 //! - **LOS**, the probability that the first player is the stronger: `Φ((μ − ½) / (σ/√n))`;
-//! - **SPRT** log-likelihood ratio, the Gaussian approximation of the generalised SPRT:
-//!   `LLR = (s1 − s0) · (2μ − s0 − s1) / (2 σ²/n)`, where `s0`, `s1` are the expected scores under
-//!   the two hypotheses (see [`SprtModel`]).
+//! - **SPRT** log-likelihood ratio of the generalised SPRT, from the maximum likelihood estimates
+//!   of the result distribution under each hypothesis (see [`super::gsprt`] and [`SprtModel`]).
 
 use std::f64::consts::LN_10;
+
+use super::gsprt;
 
 /// The two-sided 95 % quantile of the standard normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -86,18 +87,6 @@ impl Sample {
             buckets.iter().map(|&(s, c)| (s, c as f64)),
             games_per_sample,
         )
-    }
-
-    /// As [`Sample::new`], but every empty bucket counted as [`EMPTY_BUCKET`] (not a whole
-    /// sample): the regularisation of the SPRT. `None` when there is no sample.
-    fn regularized(buckets: &[(f64, u64)], games_per_sample: f64) -> Option<Sample> {
-        if buckets.iter().all(|&(_, c)| c == 0) {
-            return None;
-        }
-        let counts = buckets
-            .iter()
-            .map(|&(s, c)| (s, if c == 0 { EMPTY_BUCKET } else { c as f64 }));
-        Sample::weighted(counts, games_per_sample)
     }
 
     fn weighted(
@@ -397,19 +386,17 @@ impl Sprt {
 
     /// The log-likelihood ratio of per-game results; 0 (no evidence) without games.
     ///
-    /// Every empty bucket (no draws, say) counts as a thousandth of a game, as fastchess does: when
-    /// every game had the same result the observed variance would otherwise be 0, the Gaussian
-    /// approximation undefined, and a run of wins could never decide the test. With the
-    /// regularisation such a run drives the LLR up by about the same amount per game, and data with
-    /// every bucket filled is not changed at all.
+    /// The generalised SPRT of fastchess (see [`super::gsprt`]), with every empty bucket (no
+    /// draws, say) counted as a thousandth of a game, as fastchess does: the estimates need every
+    /// outcome possible. A game or two then moves the LLR by a few hundredths, not by whole units.
     pub fn llr(&self, wdl: &Wdl) -> f64 {
-        Sample::regularized(&wdl.buckets(), 1.0).map_or(0.0, |s| self.llr_of(&s))
+        self.llr_of(&wdl.buckets(), 1.0)
     }
 
     /// The log-likelihood ratio of pair results; 0 without pairs, empty buckets regularised as for
     /// [`Sprt::llr`].
     pub fn llr_pentanomial(&self, pentanomial: &Pentanomial) -> f64 {
-        Sample::regularized(&pentanomial.buckets(), 2.0).map_or(0.0, |s| self.llr_of(&s))
+        self.llr_of(&pentanomial.buckets(), 2.0)
     }
 
     /// Where the test stands at `llr`.
@@ -424,23 +411,30 @@ impl Sprt {
         }
     }
 
-    fn llr_of(&self, sample: &Sample) -> f64 {
-        if sample.variance <= 0.0 {
+    fn llr_of(&self, buckets: &[(f64, u64)], games_per_sample: f64) -> f64 {
+        if buckets.iter().all(|&(_, count)| count == 0) {
             return 0.0;
         }
-        let (s0, s1) = match self.model {
-            SprtModel::Logistic => (elo_to_score(self.elo0), elo_to_score(self.elo1)),
+        let mut buckets: Vec<(f64, f64)> = buckets
+            .iter()
+            .map(|&(s, c)| (s, if c == 0 { EMPTY_BUCKET } else { c as f64 }))
+            .collect();
+        buckets.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let total: f64 = buckets.iter().map(|&(_, c)| c).sum();
+        let scores: Vec<f64> = buckets.iter().map(|&(s, _)| s).collect();
+        let probs: Vec<f64> = buckets.iter().map(|&(_, c)| c / total).collect();
+        match self.model {
+            SprtModel::Logistic => gsprt::llr_logistic(
+                total,
+                &scores,
+                &probs,
+                elo_to_score(self.elo0),
+                elo_to_score(self.elo1),
+            ),
             SprtModel::Normalized => {
-                let game_sd = (sample.variance * sample.games_per_sample).sqrt();
-                let score = |nelo: f64| 0.5 + nelo * game_sd / NELO_SCALE;
-                (score(self.elo0), score(self.elo1))
+                let t = |nelo: f64| nelo * games_per_sample.sqrt() / NELO_SCALE;
+                gsprt::llr_normalized(total, &scores, &probs, t(self.elo0), t(self.elo1))
             }
-        };
-        let llr = (s1 - s0) * (2.0 * sample.mean - s0 - s1) / (2.0 * sample.variance / sample.n);
-        if llr.is_nan() {
-            0.0
-        } else {
-            llr
         }
     }
 }
@@ -518,6 +512,61 @@ mod tests {
         assert_printed(normalized.llr_pentanomial(&pairs), "2.25", 2);
     }
 
+    fn bounds(model: SprtModel, elo0: f64, elo1: f64) -> Sprt {
+        Sprt {
+            elo0,
+            elo1,
+            ..sprt(model)
+        }
+    }
+
+    fn pairs(wd: u64, ww: u64) -> Pentanomial {
+        Pentanomial {
+            wd,
+            ww,
+            ..Pentanomial::default()
+        }
+    }
+
+    #[test]
+    fn sprt_small_samples_match_fastchess() {
+        // Reference values from a port of fastchess's SPRT (app/src/matchmaking/sprt/sprt.cpp):
+        // a game or two is a few hundredths of evidence, never a decision.
+        let (logistic, normalized) = (SprtModel::Logistic, SprtModel::Normalized);
+        let cases = [
+            (bounds(logistic, 0.0, 10.0).llr(&wdl(1, 0, 0)), 0.028_367),
+            (bounds(normalized, 0.0, 10.0).llr(&wdl(1, 0, 0)), 0.028_349),
+            (bounds(logistic, -5.0, 5.0).llr(&wdl(3, 1, 2)), 0.086_342),
+            (bounds(normalized, -5.0, 5.0).llr(&wdl(3, 1, 2)), 0.070_500),
+            (
+                bounds(logistic, 0.0, 5.0).llr_pentanomial(&pairs(0, 3)),
+                0.042_891,
+            ),
+            (
+                bounds(normalized, 0.0, 5.0).llr_pentanomial(&pairs(0, 3)),
+                0.060_441,
+            ),
+            (
+                bounds(normalized, 0.0, 10.0).llr_pentanomial(&pairs(0, 5)),
+                0.199_345,
+            ),
+            (
+                bounds(logistic, 0.0, 5.0).llr_pentanomial(&pairs(1, 3)),
+                0.057_162,
+            ),
+            (
+                bounds(normalized, 0.0, 5.0).llr_pentanomial(&pairs(1, 3)),
+                0.075_320,
+            ),
+        ];
+        for (i, (llr, expected)) in cases.iter().enumerate() {
+            assert!(
+                (llr - expected).abs() < 5e-5,
+                "case {i}: {llr} vs {expected}"
+            );
+        }
+    }
+
     #[test]
     fn sprt_bounds_and_status() {
         let test = sprt(SprtModel::Normalized);
@@ -569,9 +618,14 @@ mod tests {
 
     #[test]
     fn sprt_decides_runs_without_variance() {
-        // Every game (pair) with the same result: no observed variance, yet the test must move.
+        // Every game (pair) with the same result: no observed variance, yet the test must move,
+        // slowly (at [0, 2], 400 wins are not enough), and decide in the end.
         for model in [SprtModel::Logistic, SprtModel::Normalized] {
-            let test = sprt(model);
+            assert_eq!(
+                sprt(model).status(sprt(model).llr(&wdl(400, 0, 0))),
+                SprtStatus::Continue
+            );
+            let test = bounds(model, 0.0, 5.0);
             let llrs: Vec<f64> = [1, 5, 20, 100, 400]
                 .iter()
                 .map(|&n| test.llr(&wdl(n, 0, 0)))
@@ -585,12 +639,12 @@ mod tests {
             );
             assert_eq!(test.status(test.llr(&wdl(0, 400, 0))), SprtStatus::AcceptH0);
             let ww = Pentanomial {
-                ww: 200,
+                ww: 400,
                 ..Pentanomial::default()
             };
             assert_eq!(test.status(test.llr_pentanomial(&ww)), SprtStatus::AcceptH1);
             let ll = Pentanomial {
-                ll: 200,
+                ll: 400,
                 ..Pentanomial::default()
             };
             assert_eq!(test.status(test.llr_pentanomial(&ll)), SprtStatus::AcceptH0);
@@ -598,10 +652,8 @@ mod tests {
         // All draws: no evidence of a difference, so it leans to H0 (elo0 = 0) under the logistic
         // model, and never towards H1.
         let draws = wdl(0, 0, 400);
-        assert_eq!(
-            sprt(SprtModel::Logistic).status(sprt(SprtModel::Logistic).llr(&draws)),
-            SprtStatus::AcceptH0
-        );
+        let logistic = bounds(SprtModel::Logistic, 0.0, 5.0);
+        assert_eq!(logistic.status(logistic.llr(&draws)), SprtStatus::AcceptH0);
         assert!(sprt(SprtModel::Normalized).llr(&draws) < 0.0);
         // A single bucket regularised does not move data with every bucket filled.
         let test = sprt(SprtModel::Normalized);

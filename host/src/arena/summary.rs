@@ -43,6 +43,20 @@ pub struct Tally {
     terminations: Vec<BTreeMap<String, u64>>,
     losses_by: Vec<BTreeMap<String, u64>>,
     time_losses: Vec<u64>,
+    /// The SPRT's decision, taken when a bound was first crossed.
+    sprt_decision: Option<SprtDecision>,
+}
+
+/// The SPRT's decision as it was taken: the games in flight when it was finish and are counted,
+/// but they do not reopen the test (as in cutechess).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SprtDecision {
+    /// H0 or H1 accepted.
+    pub status: SprtStatus,
+    /// The LLR that crossed the bound.
+    pub llr: f64,
+    /// Games counted when it did.
+    pub games: u64,
 }
 
 impl Tally {
@@ -57,6 +71,7 @@ impl Tally {
             terminations: vec![BTreeMap::new(); players],
             losses_by: vec![BTreeMap::new(); players],
             time_losses: vec![0; players],
+            sprt_decision: None,
         }
     }
 
@@ -118,10 +133,29 @@ impl Tally {
         }
     }
 
-    /// Whether `sprt` is decided.
+    /// Takes the SPRT's decision if the LLR has crossed a bound and none was taken yet; returns
+    /// whether this call took it. Call it after each game added.
+    pub fn check_sprt(&mut self, sprt: Option<&Sprt>) -> bool {
+        let Some(sprt) = sprt.filter(|_| self.sprt_decision.is_none()) else {
+            return false;
+        };
+        let llr = self.llr(sprt);
+        let status = sprt.status(llr);
+        if status == SprtStatus::Continue {
+            return false;
+        }
+        self.sprt_decision = Some(SprtDecision {
+            status,
+            llr,
+            games: self.games(),
+        });
+        true
+    }
+
+    /// Whether the SPRT was decided (see [`Tally::check_sprt`]).
     #[must_use]
-    pub fn decided(&self, sprt: Option<&Sprt>) -> bool {
-        sprt.is_some_and(|sprt| sprt.status(self.llr(sprt)) != SprtStatus::Continue)
+    pub fn decided(&self) -> bool {
+        self.sprt_decision.is_some()
     }
 
     /// The running score in a few words. A match: `A 12.5/20 (+10 =5 -5), Elo 44.2 ± 120.1` from
@@ -289,6 +323,11 @@ pub struct SprtSummary {
     pub upper: f64,
     /// `H0 accepted`, `H1 accepted` or `undecided`.
     pub result: String,
+    /// Games counted when the test was decided (`llr` is the LLR then); games still being
+    /// played then were finished and counted, but do not change the result.
+    pub decided_after: Option<u64>,
+    /// The LLR over every game counted.
+    pub final_llr: f64,
 }
 
 /// What the summary says about the run besides the tally.
@@ -419,13 +458,16 @@ impl Summary {
             ratings_prior,
             time_losses,
             time_loss_percent: (games > 0).then(|| time_losses as f64 * 100.0 / games as f64),
-            sprt: facts.sprt.map(|sprt| sprt_summary(&sprt, tally.llr(&sprt))),
+            sprt: facts
+                .sprt
+                .map(|sprt| sprt_summary(&sprt, tally.llr(&sprt), tally.sprt_decision)),
         }
     }
 }
 
-fn sprt_summary(sprt: &Sprt, llr: f64) -> SprtSummary {
+fn sprt_summary(sprt: &Sprt, final_llr: f64, decision: Option<SprtDecision>) -> SprtSummary {
     let (lower, upper) = sprt.bounds();
+    let (llr, status) = decision.map_or((final_llr, SprtStatus::Continue), |d| (d.llr, d.status));
     SprtSummary {
         elo0: sprt.elo0,
         elo1: sprt.elo1,
@@ -439,12 +481,14 @@ fn sprt_summary(sprt: &Sprt, llr: f64) -> SprtSummary {
         llr,
         lower,
         upper,
-        result: match sprt.status(llr) {
+        result: match status {
             SprtStatus::Continue => "undecided",
             SprtStatus::AcceptH0 => "H0 accepted",
             SprtStatus::AcceptH1 => "H1 accepted",
         }
         .to_owned(),
+        decided_after: decision.map(|d| d.games),
+        final_llr,
     }
 }
 
@@ -632,6 +676,13 @@ impl fmt::Display for Summary {
                 "\nSPRT ({} Elo [{}, {}], alpha {}, beta {}): LLR {:.2} ({:.2}, {:.2}), {}",
                 s.model, s.elo0, s.elo1, s.alpha, s.beta, s.llr, s.lower, s.upper, s.result
             )?;
+            if let Some(games) = s.decided_after.filter(|&g| g != self.games) {
+                write!(
+                    f,
+                    " after {games} games (LLR {:.2} with all {} games)",
+                    s.final_llr, self.games
+                )?;
+            }
         }
         Ok(())
     }
@@ -744,6 +795,66 @@ mod tests {
         assert!(text.contains("Crosstable"), "{text}");
         assert!(text.contains("2.5/4"), "{text}");
         assert!(text.contains("Rating list (Bradley-Terry"), "{text}");
+    }
+
+    #[test]
+    fn the_sprt_decision_stands_once_a_bound_is_crossed() {
+        let names: Vec<String> = ["a", "b"].map(String::from).to_vec();
+        let sprt = Sprt {
+            elo0: -5.0,
+            elo1: 5.0,
+            alpha: 0.45,
+            beta: 0.45,
+            model: SprtModel::Normalized,
+        };
+        let mut tally = Tally::new(2);
+        // Game `index`, A with White in even games; `results` for even and odd games.
+        let play = |tally: &mut Tally, index: usize, results: [&str; 2]| {
+            let players = (index % 2, 1 - index % 2);
+            tally.add(&line(
+                index,
+                index / 2,
+                players,
+                results[index % 2],
+                "normal",
+            ));
+        };
+        let mut decided_at = None;
+        // A wins pairs until the upper bound is crossed, then two games in flight are lost.
+        for index in 0..40 {
+            play(&mut tally, index, ["1-0", "0-1"]);
+            if tally.check_sprt(Some(&sprt)) {
+                decided_at = Some(index + 1);
+                break;
+            }
+        }
+        let decided_at = decided_at.expect("decided") as u64;
+        let llr = tally.llr(&sprt);
+        assert!(!tally.check_sprt(Some(&sprt)), "decided once");
+        for index in decided_at as usize..decided_at as usize + 4 {
+            play(&mut tally, index, ["0-1", "1-0"]);
+            tally.check_sprt(Some(&sprt));
+        }
+        assert!(
+            tally.llr(&sprt) < sprt.bounds().1,
+            "the losses pulled the LLR back"
+        );
+        let summary = Summary::new(
+            &RunFacts {
+                sprt: Some(sprt),
+                ..facts(&names)
+            },
+            &tally,
+        );
+        let result = summary.sprt.as_ref().unwrap();
+        assert_eq!(result.result, "H1 accepted");
+        assert_eq!((result.llr, result.decided_after), (llr, Some(decided_at)));
+        assert_eq!(summary.games, decided_at + 4);
+        let text = summary.to_string();
+        assert!(
+            text.contains(&format!("H1 accepted after {decided_at} games")),
+            "{text}"
+        );
     }
 
     #[test]

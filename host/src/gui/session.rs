@@ -465,7 +465,7 @@ impl<G: Evaluate> Session<G> {
 }
 
 impl<G: Evaluate> Drop for Session<G> {
-    /// Retires the seats (see [`retire`]): leaving a game never waits for its bots.
+    /// Retires the seats on threads of their own: leaving a game never waits for its bots.
     fn drop(&mut self) {
         for player in &mut self.players {
             if let Player::Bot(seat) = std::mem::replace(player, Player::Human) {
