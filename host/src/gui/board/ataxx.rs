@@ -248,6 +248,10 @@ impl BoardView for AtaxxView {
         super::ataxx_draw::draw(self, scene, theme);
     }
 
+    fn draw_transient(&self, scene: &Scene<'_, Ataxx>) {
+        super::ataxx_draw::draw_transient(self, scene);
+    }
+
     fn material(position: &Position, color: Color) -> Option<String> {
         Some(super::plural(position.count(color), "piece", "pieces"))
     }

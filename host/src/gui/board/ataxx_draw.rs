@@ -69,33 +69,9 @@ pub(super) fn draw(view: &AtaxxView, scene: &Scene<'_, Ataxx>, theme: &Theme) {
         }
     }
 
-    // Pieces; those the last move converted turn from the old colour to the new.
-    let converted = |square: Square| -> Option<Color> {
-        let before = scene.before?;
-        match (before.cell(square), position.cell(square)) {
-            (Cell::Piece(old), Cell::Piece(new)) if old != new => Some(old),
-            _ => None,
-        }
-    };
-    let t = (scene.since_last_move / FLASH).clamp(0.0, 1.0);
     for square in Square::ALL {
         if let Cell::Piece(color) = position.cell(square) {
-            let centre = g.square_centre(square);
-            match converted(square) {
-                Some(old) if t < 1.0 => {
-                    let ring = sq * (0.40 + 0.12 * t);
-                    draw_circle_lines(
-                        centre.x,
-                        centre.y,
-                        ring,
-                        sq * 0.05,
-                        alpha(rgb(0xf5c242), 1.0 - t),
-                    );
-                    draw_piece(centre, sq, old, 1.0);
-                    draw_piece(centre, sq, color, t);
-                }
-                _ => draw_piece(centre, sq, color, 1.0),
-            }
+            draw_piece(g.square_centre(square), sq, color, 1.0);
         }
     }
 
@@ -161,6 +137,36 @@ fn draw_coordinates(g: &Geometry, theme: &Theme) {
 }
 
 /// A disc for `color`'s piece at `centre`, with opacity `opacity`.
+/// The pieces the last move converted, turning from the old colour to the new over what
+/// [`draw`] drew (with each piece in its new colour), with a gold ring widening as it fades.
+pub(super) fn draw_transient(view: &AtaxxView, scene: &Scene<'_, Ataxx>) {
+    let t = (scene.since_last_move / FLASH).clamp(0.0, 1.0);
+    let Some(before) = scene.before.filter(|_| t < 1.0) else {
+        return;
+    };
+    let g = &view.geometry;
+    let sq = g.square;
+    for square in Square::ALL {
+        if let (Cell::Piece(old), Cell::Piece(new)) =
+            (before.cell(square), scene.position.cell(square))
+        {
+            if old == new {
+                continue;
+            }
+            let centre = g.square_centre(square);
+            let ring = sq * (0.40 + 0.12 * t);
+            draw_circle_lines(
+                centre.x,
+                centre.y,
+                ring,
+                sq * 0.05,
+                alpha(rgb(0xf5c242), 1.0 - t),
+            );
+            draw_piece(centre, sq, old, 1.0 - t);
+        }
+    }
+}
+
 fn draw_piece(centre: Vec2, square: f32, color: Color, opacity: f32) {
     let radius = square * 0.38;
     let (fill, rim) = match color {

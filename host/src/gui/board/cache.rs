@@ -4,7 +4,7 @@
 //! under software GL (Xvfb, a machine without a GPU), where it competes with the bot searching on
 //! the same cores. Most frames show the same board (the bot thinks, the person reads it), so the
 //! board is drawn into a texture when what it shows changes, and each frame shows the texture:
-//! one quad. While a move's captures fade out, the board is drawn directly.
+//! one quad, with the last move's fading captures drawn over it for a moment.
 
 use macroquad::camera::{set_camera, set_default_camera, Camera2D};
 use macroquad::color::WHITE;
@@ -74,12 +74,6 @@ impl<V: BoardView> BoardCache<V> {
     /// Draws `view` showing `scene` in `area` (the board's whole area, coordinates included):
     /// from the texture when nothing changed since it was drawn, else afresh into it.
     pub fn draw(&mut self, view: &V, scene: &Scene<'_, V::Game>, area: Rect, theme: &Theme) {
-        if scene.since_last_move < paint::FADE {
-            // Captured pieces are fading out: a new picture each frame.
-            self.key = None;
-            view.draw(scene, theme);
-            return;
-        }
         let (x, y) = (area.x.round() as i32, area.y.round() as i32);
         let (w, h) = (
             area.w.round().max(1.0) as u32,
@@ -130,6 +124,9 @@ impl<V: BoardView> BoardCache<V> {
                 ..DrawTextureParams::default()
             },
         );
+        if scene.since_last_move < paint::FADE {
+            view.draw_transient(scene);
+        }
     }
 
     /// How many times the board was drawn into the texture.

@@ -253,6 +253,10 @@ impl BoardView for DamaView {
         super::dama_draw::draw(self, scene, theme);
     }
 
+    fn draw_transient(&self, scene: &Scene<'_, Dama>) {
+        super::dama_draw::draw_transient(self, scene);
+    }
+
     fn material(position: &Position, color: Color) -> Option<String> {
         let kings = position.count_kings(color);
         let men = position.count(color) - kings;

@@ -73,18 +73,6 @@ pub(super) fn draw(view: &DamaView, scene: &Scene<'_, Dama>, theme: &Theme) {
             draw_piece(g.square_centre(square), cell, piece, 1.0);
         }
     }
-    // What the last move took, fading out where it stood.
-    let t = paint::fade(scene.since_last_move);
-    if let (Some(mv), Some(before), true) = (scene.last_move, scene.before, t < 1.0) {
-        for square in mv.captured() {
-            if let Some(piece) = before.piece_at(square) {
-                let centre = g.square_centre(square);
-                draw_piece(centre, cell, piece, 1.0 - t);
-                paint::flash(centre, cell, t);
-            }
-        }
-    }
-
     // The destinations: dots for steps, rings for captures; where two captures end together,
     // blue dots on the squares that tell them apart.
     for square in selection.targets() {
@@ -119,6 +107,23 @@ pub(super) fn draw(view: &DamaView, scene: &Scene<'_, Dama>, theme: &Theme) {
             points.push(g.square_centre(mv.to()));
         }
         paint::arrow(&points, cell);
+    }
+}
+
+/// What the last move took, fading out where it stood, over what [`draw`] drew.
+pub(super) fn draw_transient(view: &DamaView, scene: &Scene<'_, Dama>) {
+    let g = &view.geometry;
+    let cell = g.grid.cell;
+    // What the last move took, fading out where it stood.
+    let t = paint::fade(scene.since_last_move);
+    if let (Some(mv), Some(before), true) = (scene.last_move, scene.before, t < 1.0) {
+        for square in mv.captured() {
+            if let Some(piece) = before.piece_at(square) {
+                let centre = g.square_centre(square);
+                draw_piece(centre, cell, piece, 1.0 - t);
+                paint::flash(centre, cell, t);
+            }
+        }
     }
 }
 

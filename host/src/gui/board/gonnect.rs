@@ -189,6 +189,10 @@ impl BoardView for GonnectView {
         super::gonnect_draw::draw(self, scene, theme);
     }
 
+    fn draw_transient(&self, scene: &Scene<'_, Gonnect>) {
+        super::gonnect_draw::draw_transient(self, scene);
+    }
+
     fn material(position: &Position, color: Color) -> Option<String> {
         Some(super::plural(position.count(color), "stone", "stones"))
     }

@@ -62,15 +62,6 @@ pub(super) fn draw(view: &GonnectView, scene: &Scene<'_, Gonnect>, theme: &Theme
             stone(g.centre(p), cell, color, 1.0);
         }
     }
-    // The stones the last move took, fading out.
-    let t = paint::fade(scene.since_last_move);
-    if let (Some(mv), Some(before), true) = (scene.last_move, scene.before, t < 1.0) {
-        for (p, color) in captured(before, position, mv) {
-            let c = g.centre(p);
-            stone(c, cell, color, 1.0 - t);
-            paint::flash(c, cell, t);
-        }
-    }
     // The last stone: a ring in the other colour (after a swap, the swapped stone).
     if let Some(mv) = scene.last_move {
         let point = match mv {
@@ -105,6 +96,22 @@ pub(super) fn draw(view: &GonnectView, scene: &Scene<'_, Gonnect>, theme: &Theme
             }
         }
         None => {}
+    }
+}
+
+/// The stones the last move took, fading out, over what [`draw`] drew.
+pub(super) fn draw_transient(view: &GonnectView, scene: &Scene<'_, Gonnect>) {
+    let g = &view.geometry;
+    let cell = g.grid.cell;
+    let position = scene.position;
+    // The stones the last move took, fading out.
+    let t = paint::fade(scene.since_last_move);
+    if let (Some(mv), Some(before), true) = (scene.last_move, scene.before, t < 1.0) {
+        for (p, color) in captured(before, position, mv) {
+            let c = g.centre(p);
+            stone(c, cell, color, 1.0 - t);
+            paint::flash(c, cell, t);
+        }
     }
 }
 

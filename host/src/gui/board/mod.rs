@@ -19,7 +19,7 @@ mod dama_draw;
 pub mod gonnect;
 mod gonnect_draw;
 pub mod grid;
-mod paint;
+pub mod paint;
 pub mod tablut;
 mod tablut_draw;
 
@@ -92,8 +92,15 @@ pub trait BoardView: Default + Clone + PartialEq + std::fmt::Debug + 'static {
         None
     }
 
-    /// Draws `scene` (after [`BoardView::layout`] of the same frame).
+    /// Draws `scene` (after [`BoardView::layout`] of the same frame) as it stands once the last
+    /// move's animation is over: nothing here depends on [`Scene::since_last_move`], so the
+    /// picture can be kept (see [`cache`]).
     fn draw(&self, scene: &Scene<'_, Self::Game>, theme: &Theme);
+
+    /// Draws over [`BoardView::draw`]'s picture what the last move changed, for a moment after
+    /// it (captured pieces fading out, converted ones turning); nothing once
+    /// [`Scene::since_last_move`] is past [`paint::FADE`].
+    fn draw_transient(&self, scene: &Scene<'_, Self::Game>);
 
     /// What `color` has on the board, in a few words ("12 pieces", "10 men, 1 king"), shown
     /// beside each player. `None`: the game shows nothing.

@@ -162,6 +162,10 @@ impl BoardView for TablutView {
         super::tablut_draw::draw(self, scene, theme);
     }
 
+    fn draw_transient(&self, scene: &Scene<'_, Tablut>) {
+        super::tablut_draw::draw_transient(self, scene);
+    }
+
     fn material(position: &Position, color: Color) -> Option<String> {
         let soldiers = super::plural(position.count_soldiers(color), "soldier", "soldiers");
         Some(match color {

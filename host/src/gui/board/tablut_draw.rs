@@ -76,15 +76,6 @@ pub(super) fn draw(view: &TablutView, scene: &Scene<'_, Tablut>, theme: &Theme) 
             draw_piece(g.square_centre(square), cell, cell_content, 1.0);
         }
     }
-    // The soldiers the last move took, fading out where they stood.
-    let t = paint::fade(scene.since_last_move);
-    if let (Some(mv), Some(before), true) = (scene.last_move, scene.before, t < 1.0) {
-        for square in before.captures(mv) {
-            let centre = g.square_centre(square);
-            draw_piece(centre, cell, before.cell(square), 1.0 - t);
-            paint::flash(centre, cell, t);
-        }
-    }
     // The end of the king: a red ring when captured, gold when it escaped.
     if let (Some(king), Some(outcome)) = (position.king(), position.outcome()) {
         let ring = match outcome.reason {
@@ -104,6 +95,21 @@ pub(super) fn draw(view: &TablutView, scene: &Scene<'_, Tablut>, theme: &Theme) 
     }
     if let Some(mv) = scene.hint {
         paint::arrow(&[g.square_centre(mv.from), g.square_centre(mv.to)], cell);
+    }
+}
+
+/// The soldiers the last move took, fading out where they stood, over what [`draw`] drew.
+pub(super) fn draw_transient(view: &TablutView, scene: &Scene<'_, Tablut>) {
+    let g = &view.geometry;
+    let cell = g.grid.cell;
+    // The soldiers the last move took, fading out where they stood.
+    let t = paint::fade(scene.since_last_move);
+    if let (Some(mv), Some(before), true) = (scene.last_move, scene.before, t < 1.0) {
+        for square in before.captures(mv) {
+            let centre = g.square_centre(square);
+            draw_piece(centre, cell, before.cell(square), 1.0 - t);
+            paint::flash(centre, cell, t);
+        }
     }
 }
 
