@@ -27,6 +27,7 @@ use super::resume::{self, Defaulted, RunSettings};
 use super::schedule::{self, Format, ScheduleSpec, ScheduledGame};
 use super::stats::{Sprt, SprtModel};
 use super::summary::{RunFacts, Summary, Tally};
+use crate::builtin::search::{Limits, Searcher};
 use crate::builtin::Evaluate;
 use crate::record::GameRecord;
 use crate::referee::{GameResult, Referee, Settings, Termination};
@@ -319,8 +320,28 @@ fn run_seed(config: &ArenaConfig, previous: &[GameLine]) -> anyhow::Result<u64> 
     })
 }
 
-/// The openings of the schedule `spec`, from the file or made of random plies.
-fn make_openings<G: Game>(
+/// How deep, and within how many nodes, the built-in search judges how even a random opening
+/// is (see [`schedule::balanced_opening`]).
+const OPENING_CHECK: Limits = Limits {
+    depth: Some(4),
+    nodes: Some(20_000),
+    soft: None,
+    hard: None,
+};
+
+/// How far from even `position` is: the built-in search's score for either side, in hundredths.
+fn imbalance<G: Evaluate>(position: &G::Position) -> u32 {
+    let mut searcher = Searcher::<G>::new(1);
+    let stop = AtomicBool::new(false);
+    searcher
+        .search(position, OPENING_CHECK, &stop, &mut |_| {})
+        .value
+        .unsigned_abs()
+}
+
+/// The openings of the schedule `spec`, from the file or made of random plies (the most even of
+/// a few random lines each, see [`schedule::balanced_opening`]).
+fn make_openings<G: Evaluate>(
     config: &ArenaConfig,
     spec: &ScheduleSpec,
     from_file: Option<Vec<String>>,
@@ -331,14 +352,19 @@ fn make_openings<G: Game>(
         None => (0..spec.openings)
             .map(|round| {
                 let mut rng = StdRng::seed_from_u64(schedule::opening_seed(spec, round));
-                schedule::random_opening::<G>(&mut rng, config.opening_plies, Some(variant))
-                    .map(|p| p.to_string())
-                    .with_context(|| {
-                        format!(
-                            "no opening of {} random plies that does not end the game",
-                            config.opening_plies
-                        )
-                    })
+                schedule::balanced_opening::<G>(
+                    &mut rng,
+                    config.opening_plies,
+                    Some(variant),
+                    imbalance::<G>,
+                )
+                .map(|p| p.to_string())
+                .with_context(|| {
+                    format!(
+                        "no opening of {} random plies that does not end the game",
+                        config.opening_plies
+                    )
+                })
             })
             .collect(),
     }

@@ -175,6 +175,33 @@ pub fn random_opening<G: Game>(
     None
 }
 
+/// How many random lines [`balanced_opening`] draws, keeping the most even.
+pub const OPENING_CANDIDATES: usize = 4;
+
+/// A random opening (see [`random_opening`]) as even as `imbalance` finds it: of
+/// [`OPENING_CANDIDATES`] drawn in turn from `rng`, the one whose `imbalance` (0 for even) is
+/// least, the first on ties. Random plies can leave one side lost before the game begins (an
+/// Ataxx piece surrounded, a Dama man hanging); both games of a pair then say little about the
+/// bots. Reproducible from the state of `rng`; with no plies, the start.
+pub fn balanced_opening<G: Game>(
+    rng: &mut impl Rng,
+    plies: u32,
+    variant: Option<&str>,
+    mut imbalance: impl FnMut(&G::Position) -> u32,
+) -> Option<G::Position> {
+    if plies == 0 {
+        return random_opening::<G>(rng, 0, variant);
+    }
+    let candidates: Vec<G::Position> = (0..OPENING_CANDIDATES)
+        .map_while(|_| random_opening::<G>(rng, plies, variant))
+        .collect();
+    candidates
+        .into_iter()
+        .map(|position| (imbalance(&position), position))
+        .reduce(|best, next| if next.0 < best.0 { next } else { best })
+        .map(|(_, position)| position)
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::{HashMap, HashSet};
@@ -322,6 +349,38 @@ mod tests {
             texts.insert(position.to_string());
         }
         assert!(texts.len() > 100, "only {} distinct openings", texts.len());
+    }
+
+    #[test]
+    fn balanced_openings_are_the_most_even_of_the_candidates() {
+        use tavola_sdk::Position as _;
+        // Even: equal piece counts; the pick is the most even of the candidates drawn.
+        let imbalance = |p: &<Ataxx as Game>::Position| {
+            p.count(tavola_sdk::Color::White)
+                .abs_diff(p.count(tavola_sdk::Color::Black))
+        };
+        let mut uneven = 0;
+        for seed in 0..100 {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let chosen = balanced_opening::<Ataxx>(&mut rng, 5, None, imbalance).unwrap();
+            let mut again = StdRng::seed_from_u64(seed);
+            let candidates: Vec<_> = (0..OPENING_CANDIDATES)
+                .map(|_| random_opening::<Ataxx>(&mut again, 5, None).unwrap())
+                .collect();
+            let least = candidates.iter().map(imbalance).min().unwrap();
+            assert_eq!(imbalance(&chosen), least, "seed {seed}");
+            assert!(candidates
+                .iter()
+                .any(|c| c.to_string() == chosen.to_string()));
+            uneven += usize::from(candidates.iter().any(|c| imbalance(c) > least));
+            assert!(chosen.outcome().is_none());
+        }
+        assert!(uneven > 10, "the candidates differ: {uneven}");
+        let start = balanced_opening::<Ataxx>(&mut StdRng::seed_from_u64(1), 0, None, imbalance);
+        assert_eq!(
+            start.map(|p| p.to_string()),
+            Some(Ataxx::start(None).unwrap().to_string())
+        );
     }
 
     #[test]
