@@ -339,34 +339,51 @@ fn imbalance<G: Evaluate>(position: &G::Position) -> u32 {
         .unsigned_abs()
 }
 
-/// The openings of the schedule `spec`, from the file or made of random plies (the most even of
-/// a few random lines each, see [`schedule::balanced_opening`]).
-fn make_openings<G: Evaluate>(
-    config: &ArenaConfig,
-    spec: &ScheduleSpec,
+/// The openings of a schedule: from the file, or random plies (the most even of a few random
+/// lines each, see [`schedule::balanced_opening`]) made when a game first asks for one, so that a
+/// long run does not wait for all of them before its first game.
+struct Openings<'a> {
+    spec: &'a ScheduleSpec,
+    plies: u32,
+    variant: &'a str,
+    start: String,
     from_file: Option<Vec<String>>,
-    variant: &str,
-) -> anyhow::Result<Vec<String>> {
-    match from_file {
-        Some(openings) => Ok(openings),
-        None => (0..spec.openings)
-            .map(|round| {
-                let mut rng = StdRng::seed_from_u64(schedule::opening_seed(spec, round));
-                schedule::balanced_opening::<G>(
-                    &mut rng,
-                    config.opening_plies,
-                    Some(variant),
-                    imbalance::<G>,
-                )
-                .map(|p| p.to_string())
-                .with_context(|| {
-                    format!(
-                        "no opening of {} random plies that does not end the game",
-                        config.opening_plies
-                    )
-                })
-            })
-            .collect(),
+    made: Mutex<std::collections::HashMap<usize, String>>,
+}
+
+impl Openings<'_> {
+    /// The position text game `index` of the schedule starts from (`None`: the start).
+    fn of<G: Evaluate>(&self, index: Option<usize>) -> anyhow::Result<String> {
+        let Some(round) = index else {
+            return Ok(self.start.clone());
+        };
+        if let Some(file) = &self.from_file {
+            return Ok(file[round].clone());
+        }
+        let made = |openings: &Self| openings.made.lock().ok()?.get(&round).cloned();
+        if let Some(text) = made(self) {
+            return Ok(text);
+        }
+        // Made outside the lock (each is a few searches); two threads asking at once make the
+        // same position from the same seed.
+        let mut rng = StdRng::seed_from_u64(schedule::opening_seed(self.spec, round));
+        let text = schedule::balanced_opening::<G>(
+            &mut rng,
+            self.plies,
+            Some(self.variant),
+            imbalance::<G>,
+        )
+        .map(|p| p.to_string())
+        .with_context(|| {
+            format!(
+                "no opening of {} random plies that does not end the game",
+                self.plies
+            )
+        })?;
+        if let Ok(mut made) = self.made.lock() {
+            made.insert(round, text.clone());
+        }
+        Ok(text)
     }
 }
 
@@ -479,10 +496,19 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
     };
     let games = schedule::schedule(&spec);
     check_resumed(&previous, &games, &names)?;
-    let openings = make_openings::<G>(config, &spec, file_openings, &variant)?;
-    let start_text = start.to_string();
-    let opening_of =
-        |game: &ScheduledGame| game.opening_index.map_or(&start_text, |i| &openings[i]);
+    let openings = Openings {
+        spec: &spec,
+        plies: config.opening_plies,
+        variant: &variant,
+        start: start.to_string(),
+        from_file: file_openings,
+        made: Mutex::default(),
+    };
+    // The first opening now: one that cannot be made is an error before any game.
+    if let Some(first) = games.iter().find_map(|game| game.opening_index) {
+        openings.of::<G>(Some(first))?;
+    }
+    let opening_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
 
     let mut tally = Tally::new(players);
     let mut done = BTreeSet::new();
@@ -570,7 +596,8 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
     let written = thread::scope(|scope| -> anyhow::Result<()> {
         for _ in 0..config.concurrency.max(1) {
             let sender = sender.clone();
-            let (queue, names, opening_of) = (&queue, &names, &opening_of);
+            let (queue, names, openings, opening_error) =
+                (&queue, &names, &openings, &opening_error);
             let (stop, started) = (&stop, &started);
             scope.spawn(move || loop {
                 let next = queue
@@ -588,7 +615,18 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
                     })
                     .unwrap_or(None);
                 let Some(game) = next else { break };
-                let outcome = play_game::<G>(config, names, &game, opening_of(&game), seed);
+                let opening = match openings.of::<G>(game.opening_index) {
+                    Ok(opening) => opening,
+                    Err(e) => {
+                        let _guard = queue.lock();
+                        stop.store(true, Ordering::SeqCst);
+                        if let Ok(mut slot) = opening_error.lock() {
+                            slot.get_or_insert(e);
+                        }
+                        break;
+                    }
+                };
+                let outcome = play_game::<G>(config, names, &game, &opening, seed);
                 if sender.send(outcome).is_err() {
                     break;
                 }
@@ -681,6 +719,9 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
     });
     written?;
     summary_written.transpose()?;
+    if let Some(e) = opening_error.into_inner().ok().flatten() {
+        return Err(e);
+    }
     Ok(summary)
 }
 
