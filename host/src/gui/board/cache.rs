@@ -6,6 +6,8 @@
 //! board is drawn into a texture when what it shows changes, and each frame shows the texture:
 //! one quad, with the last move's fading captures drawn over it for a moment.
 
+use std::fmt::Write as _;
+
 use macroquad::camera::{set_camera, set_default_camera, Camera2D};
 use macroquad::color::WHITE;
 use macroquad::math::{vec2, Rect};
@@ -32,21 +34,12 @@ struct Key<V: BoardView> {
     hint: Option<<V::Game as Game>::Move>,
 }
 
-impl<V: BoardView> PartialEq for Key<V> {
-    fn eq(&self, other: &Self) -> bool {
-        self.area == other.area
-            && self.view == other.view
-            && self.position == other.position
-            && self.last_move == other.last_move
-            && self.mover == other.mover
-            && self.hint == other.hint
-    }
-}
-
 /// A board view's drawing, kept in a texture.
 pub struct BoardCache<V: BoardView> {
     target: Option<RenderTarget>,
     key: Option<Key<V>>,
+    /// The position's text of this frame (a buffer kept to save an allocation a frame).
+    text: String,
     /// How many times the board was drawn into the texture (for tests and statistics).
     redraws: u64,
 }
@@ -56,6 +49,7 @@ impl<V: BoardView> Default for BoardCache<V> {
         BoardCache {
             target: None,
             key: None,
+            text: String::new(),
             redraws: 0,
         }
     }
@@ -79,14 +73,17 @@ impl<V: BoardView> BoardCache<V> {
             area.w.round().max(1.0) as u32,
             area.h.round().max(1.0) as u32,
         );
-        let key = Key {
-            area: (x, y, w, h),
-            view: view.clone(),
-            position: scene.position.to_string(),
-            last_move: scene.last_move,
-            mover: scene.mover,
-            hint: scene.hint,
-        };
+        // The position's text, written into a buffer kept from frame to frame.
+        self.text.clear();
+        let _ = write!(self.text, "{}", scene.position);
+        let unchanged = self.key.as_ref().is_some_and(|key| {
+            key.area == (x, y, w, h)
+                && key.view == *view
+                && key.position == self.text
+                && key.last_move == scene.last_move
+                && key.mover == scene.mover
+                && key.hint == scene.hint
+        });
         let resized = self
             .key
             .as_ref()
@@ -98,7 +95,7 @@ impl<V: BoardView> BoardCache<V> {
             self.key = None;
         }
         let Some(target) = &self.target else { return };
-        if self.key.as_ref() != Some(&key) {
+        if !unchanged || self.key.is_none() {
             // Board coordinates are window pixels: the camera shows `area` of the window, the
             // right way up in the texture.
             let (xf, yf, wf, hf) = (x as f32, y as f32, w as f32, h as f32);
@@ -111,7 +108,14 @@ impl<V: BoardView> BoardCache<V> {
             clear_background(theme::BACKGROUND);
             view.draw(scene, theme);
             set_default_camera();
-            self.key = Some(key);
+            self.key = Some(Key {
+                area: (x, y, w, h),
+                view: view.clone(),
+                position: self.text.clone(),
+                last_move: scene.last_move,
+                mover: scene.mover,
+                hint: scene.hint,
+            });
             self.redraws += 1;
         }
         draw_texture_ex(
