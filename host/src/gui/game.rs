@@ -95,15 +95,6 @@ where
         }
     }
 
-    /// A screen continuing the recorded game of `setup` (its `resume`), loaded from `file`, with
-    /// `notice` in the status line.
-    ///
-    /// # Errors
-    /// As [`GameScreen::new`], and a record that does not replay.
-    pub fn resumed(setup: &GameSetup, file: &str, notice: String) -> anyhow::Result<GameScreen<V>> {
-        Ok(GameScreen::<V>::new(setup)?.continuing(file, notice))
-    }
-
     /// This screen, showing that its game was continued from `file` (with `notice`).
     pub(super) fn continuing(mut self, file: &str, notice: String) -> GameScreen<V> {
         self.record_file = file.to_owned();

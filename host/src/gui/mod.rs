@@ -166,24 +166,6 @@ impl GameKind {
         }
     }
 
-    /// The game screen continuing the recorded game in `setup.resume`, loaded from `file`.
-    ///
-    /// # Errors
-    /// As [`GameKind::open`], and a record whose moves do not replay.
-    pub fn resume(
-        self,
-        setup: &GameSetup,
-        file: &str,
-        notice: String,
-    ) -> anyhow::Result<Box<dyn Screen>> {
-        Ok(match self {
-            GameKind::Ataxx => Box::new(GameScreen::<AtaxxView>::resumed(setup, file, notice)?),
-            GameKind::Tablut => Box::new(GameScreen::<TablutView>::resumed(setup, file, notice)?),
-            GameKind::Gonnect => Box::new(GameScreen::<GonnectView>::resumed(setup, file, notice)?),
-            GameKind::Dama => Box::new(GameScreen::<DamaView>::resumed(setup, file, notice)?),
-        })
-    }
-
     /// Checks that the moves of `record` replay in this game (before any player is seated).
     ///
     /// # Errors

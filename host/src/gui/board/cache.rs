@@ -40,8 +40,6 @@ pub struct BoardCache<V: BoardView> {
     key: Option<Key<V>>,
     /// The position's text of this frame (a buffer kept to save an allocation a frame).
     text: String,
-    /// How many times the board was drawn into the texture (for tests and statistics).
-    redraws: u64,
 }
 
 impl<V: BoardView> Default for BoardCache<V> {
@@ -50,7 +48,6 @@ impl<V: BoardView> Default for BoardCache<V> {
             target: None,
             key: None,
             text: String::new(),
-            redraws: 0,
         }
     }
 }
@@ -59,7 +56,6 @@ impl<V: BoardView> std::fmt::Debug for BoardCache<V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BoardCache")
             .field("cached", &self.key.is_some())
-            .field("redraws", &self.redraws)
             .finish_non_exhaustive()
     }
 }
@@ -116,7 +112,6 @@ impl<V: BoardView> BoardCache<V> {
                 mover: scene.mover,
                 hint: scene.hint,
             });
-            self.redraws += 1;
         }
         draw_texture_ex(
             &target.texture,
@@ -131,10 +126,5 @@ impl<V: BoardView> BoardCache<V> {
         if scene.since_last_move < paint::FADE {
             view.draw_transient(scene);
         }
-    }
-
-    /// How many times the board was drawn into the texture.
-    pub fn redraws(&self) -> u64 {
-        self.redraws
     }
 }
