@@ -1,8 +1,8 @@
 //! The built-in bot: one search framework ([`search`]) over a per-game evaluation ([`Evaluate`]).
 //!
 //! It uses only the SDK's public rules API, as a bot author would. Options (`builtin:key=value`):
-//! `depth=N`, `movetime=MS`, `nodes=N`, `level=1..10` (weaker levels search shallower and choose
-//! among near-best moves at random), `hash=MB`. Without them it plays at full strength under the
+//! `depth=N`, `movetime=MS`, `nodes=N`, `level=1..10` (weaker levels search shallower, for a
+//! smaller share of the time, and the weakest choose among near-best moves at random), `hash=MB`. Without them it plays at full strength under the
 //! clock it is given ([`time`]).
 
 use std::time::Duration;
@@ -52,6 +52,9 @@ pub struct Settings {
     pub nodes: Option<u64>,
     /// Random noise, in hundredths, added to each root move's score (weaker levels).
     pub noise: i32,
+    /// The share of the time full strength would take that the bot takes: 1/`time_divisor`
+    /// (weaker levels; 1 at full strength).
+    pub time_divisor: u32,
     /// The transposition table, in megabytes.
     pub hash_mb: usize,
     /// Ataxx evaluation weights other than the tuned ones (tuning matches only).
@@ -65,27 +68,50 @@ impl Default for Settings {
             movetime: None,
             nodes: None,
             noise: 0,
+            time_divisor: 1,
             hash_mb: Searcher::<tavola_sdk::games::ataxx::Ataxx>::DEFAULT_HASH_MB,
             ataxx_weights: None,
         }
     }
 }
 
-/// The levels: depth limit and root noise (hundredths) of levels 1 to 10; 10 is full strength.
-/// Levels 1-3 pick the best of the one-ply scores after adding noise; 4-9 search 1-6 plies
-/// exactly. Measured in Ataxx at 0.1+0.1 over 20 games per pair, each level scored above the
-/// one below (4 over 3 only by 52.5 %, within the error bars).
-const LEVELS: [(Option<u32>, i32); 10] = [
-    (Some(1), 400),
-    (Some(1), 150),
-    (Some(1), 60),
-    (Some(1), 0),
-    (Some(2), 0),
-    (Some(3), 0),
-    (Some(4), 0),
-    (Some(5), 0),
-    (Some(6), 0),
-    (None, 0),
+/// A level of the built-in bot: how deep, how noisily and for what share of the time it plays.
+#[derive(Debug, Clone, Copy)]
+struct Level {
+    depth: Option<u32>,
+    noise: i32,
+    time_divisor: u32,
+}
+
+const fn level(depth: u32, noise: i32, time_divisor: u32) -> Level {
+    Level {
+        depth: Some(depth),
+        noise,
+        time_divisor,
+    }
+}
+
+/// Levels 1 to 10; 10 is full strength. Levels 1-3 pick the best of the one-ply scores after
+/// adding noise (hundredths). Levels 4-9 search at most 1-6 plies and for at most 1/64, 1/32, ...,
+/// 1/2 of the time level 10 would take, so that each level is stronger than the one below under
+/// any clock: by depth where the game is quick to search (Ataxx, Dama), by time where the time
+/// runs out first (Tablut, Gonnect at 100 ms per move). The strength runs are in
+/// `scripts/strength.sh`.
+const LEVELS: [Level; 10] = [
+    level(1, 400, 1),
+    level(1, 150, 1),
+    level(1, 60, 1),
+    level(1, 0, 64),
+    level(2, 0, 32),
+    level(3, 0, 16),
+    level(4, 0, 8),
+    level(5, 0, 4),
+    level(6, 0, 2),
+    Level {
+        depth: None,
+        noise: 0,
+        time_divisor: 1,
+    },
 ];
 
 /// What the GUI's Hint button gives the bot: a fixed time.
@@ -126,8 +152,10 @@ impl Settings {
                 }
                 "nodes" => settings.nodes = Some(number(key, value, 1..=u64::MAX / 2)?),
                 "level" => {
-                    let level: usize = number(key, value, 1..=10)?;
-                    (settings.depth, settings.noise) = LEVELS[level - 1];
+                    let level = LEVELS[number::<usize>(key, value, 1..=10)? - 1];
+                    settings.depth = level.depth;
+                    settings.noise = level.noise;
+                    settings.time_divisor = level.time_divisor;
                 }
                 "hash" => settings.hash_mb = number(key, value, 1..=4096)?,
                 // Hidden: other Ataxx evaluation weights, for tuning matches.
@@ -198,7 +226,12 @@ impl<G: Evaluate> BuiltinBrain<G> {
         let mut limits = time::limits(clocks, self.settings.movetime);
         limits.depth = self.settings.depth;
         limits.nodes = self.settings.nodes;
-        if self.settings.movetime.is_none()
+        let divisor = self.settings.time_divisor;
+        if divisor > 1 {
+            // A weaker level: a share of the time (its depth limit may end the search sooner).
+            limits.soft = limits.soft.map(|t| t / divisor);
+            limits.hard = limits.hard.map(|t| t / divisor);
+        } else if self.settings.movetime.is_none()
             && clocks.own_ms.is_none()
             && clocks.movetime_ms.is_none()
             && (self.settings.depth.is_some() || self.settings.nodes.is_some())
@@ -378,6 +411,38 @@ mod tests {
             })
             .collect();
         assert!(moves.len() > 1, "{moves:?}");
+    }
+
+    #[test]
+    fn each_level_takes_at_most_half_the_time_and_one_ply_less_than_the_next() {
+        let limits = |level: &str, clocks: &tavola_sdk::abi::Clocks| {
+            brain(&[("level", level)], 1).limits(clocks)
+        };
+        for clocks in [
+            clocks(None, None, 0),
+            clocks(Some(120_000), Some(120_000), 0),
+            tavola_sdk::abi::Clocks {
+                movetime_ms: Some(100).into(),
+                ..clocks(None, None, 0)
+            },
+        ] {
+            let full = limits("10", &clocks);
+            assert_eq!(full.depth, None);
+            for k in 4..=9u32 {
+                let level = limits(&k.to_string(), &clocks);
+                assert_eq!(level.depth, Some(k - 3));
+                let hard = level.hard.unwrap();
+                assert_eq!(hard, full.hard.unwrap() / (1 << (10 - k)), "level {k}");
+                assert!(level.soft <= level.hard);
+                if k > 4 {
+                    let weaker = limits(&(k - 1).to_string(), &clocks);
+                    assert!(weaker.hard.unwrap() * 2 <= hard, "level {k}: {clocks:?}");
+                }
+            }
+        }
+        // An explicit depth without a clock still searches to that depth, whatever it takes.
+        let deep = brain(&[("depth", "9")], 1).limits(&clocks(None, None, 0));
+        assert_eq!((deep.depth, deep.hard), (Some(9), None));
     }
 
     #[test]
