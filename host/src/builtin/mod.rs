@@ -39,6 +39,10 @@ pub trait Evaluate: Game {
     fn order_hint(_position: &Self::Position, _mv: Self::Move) -> i32 {
         0
     }
+
+    /// The levels 1 to 10 (`builtin:level=N`), weakest first, each measured stronger than the
+    /// one before; [`LEVELS`] by default.
+    const LEVELS: [Level; 10] = LEVELS;
 }
 
 /// How strongly and how long the built-in bot plays: the parsed options.
@@ -76,14 +80,19 @@ impl Default for Settings {
 }
 
 /// A level of the built-in bot: how deep, how noisily and for what share of the time it plays.
-#[derive(Debug, Clone, Copy)]
-struct Level {
-    depth: Option<u32>,
-    noise: i32,
-    time_divisor: u32,
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Level {
+    /// The deepest iteration (`None`: as deep as the time allows).
+    pub depth: Option<u32>,
+    /// Random noise, in hundredths, added to each root move's score.
+    pub noise: i32,
+    /// The share of the time full strength would take: 1/`time_divisor`.
+    pub time_divisor: u32,
 }
 
-const fn level(depth: u32, noise: i32, time_divisor: u32) -> Level {
+/// A level searching at most `depth` plies, with `noise`, for 1/`time_divisor` of the time.
+#[must_use]
+pub const fn level(depth: u32, noise: i32, time_divisor: u32) -> Level {
     Level {
         depth: Some(depth),
         noise,
@@ -91,13 +100,20 @@ const fn level(depth: u32, noise: i32, time_divisor: u32) -> Level {
     }
 }
 
-/// Levels 1 to 10; 10 is full strength. Levels 1-3 pick the best of the one-ply scores after
-/// adding noise (hundredths). Levels 4-9 search at most 1-6 plies and for at most 1/64, 1/32, ...,
-/// 1/2 of the time level 10 would take, so that each level is stronger than the one below under
-/// any clock: by depth where the game is quick to search (Ataxx, Dama), by time where the time
-/// runs out first (Tablut, Gonnect at 100 ms per move). The strength runs are in
-/// `scripts/strength.sh`.
-const LEVELS: [Level; 10] = [
+/// Level 10: full strength.
+pub const FULL_STRENGTH: Level = Level {
+    depth: None,
+    noise: 0,
+    time_divisor: 1,
+};
+
+/// Levels 1 to 10 unless a game has its own ([`Evaluate::LEVELS`]); 10 is full strength.
+/// Levels 1-3 pick the best of the one-ply scores after adding noise (hundredths). Levels 4-9
+/// search at most 1-6 plies and for at most 1/64, 1/32, ..., 1/2 of the time level 10 would
+/// take, so that each level is stronger than the one below under any clock: by depth where the
+/// game is quick to search (Ataxx, Dama), by time where the time runs out first (Tablut at 100
+/// ms per move). The strength runs are in `scripts/strength.sh`.
+pub const LEVELS: [Level; 10] = [
     level(1, 400, 1),
     level(1, 150, 1),
     level(1, 60, 1),
@@ -107,11 +123,7 @@ const LEVELS: [Level; 10] = [
     level(4, 0, 8),
     level(5, 0, 4),
     level(6, 0, 2),
-    Level {
-        depth: None,
-        noise: 0,
-        time_divisor: 1,
-    },
+    FULL_STRENGTH,
 ];
 
 /// What the GUI's Hint button gives the bot: a fixed time.
@@ -136,11 +148,12 @@ fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
 }
 
 impl Settings {
-    /// Parses the bot's options: `depth=N`, `movetime=MS`, `nodes=N`, `level=1..10`, `hash=MB`.
+    /// Parses the bot's options for game `G`: `depth=N`, `movetime=MS`, `nodes=N`, `level=1..10`
+    /// (from `G`'s [`Evaluate::LEVELS`]), `hash=MB`.
     ///
     /// # Errors
     /// A one-line message naming the bad option and what is expected.
-    pub fn from_options(options: &[(String, String)]) -> Result<Settings, String> {
+    pub fn from_options<G: Evaluate>(options: &[(String, String)]) -> Result<Settings, String> {
         let mut settings = Settings::default();
         let mut depth = None;
         for (key, value) in options {
@@ -152,7 +165,7 @@ impl Settings {
                 }
                 "nodes" => settings.nodes = Some(number(key, value, 1..=u64::MAX / 2)?),
                 "level" => {
-                    let level = LEVELS[number::<usize>(key, value, 1..=10)? - 1];
+                    let level = G::LEVELS[number::<usize>(key, value, 1..=10)? - 1];
                     settings.depth = level.depth;
                     settings.noise = level.noise;
                     settings.time_divisor = level.time_divisor;
@@ -207,7 +220,10 @@ impl<G: Evaluate> BuiltinBrain<G> {
         options: &[(String, String)],
         seed: u64,
     ) -> Result<BuiltinBrain<G>, String> {
-        Ok(BuiltinBrain::new(Settings::from_options(options)?, seed))
+        Ok(BuiltinBrain::new(
+            Settings::from_options::<G>(options)?,
+            seed,
+        ))
     }
 
     /// The bot the Hint button asks: full strength for [`HINT_MOVETIME`], a small table.
@@ -447,7 +463,8 @@ mod tests {
 
     #[test]
     fn options_are_checked() {
-        let parse = |k: &str, v: &str| Settings::from_options(&[(k.to_owned(), v.to_owned())]);
+        let parse =
+            |k: &str, v: &str| Settings::from_options::<Ataxx>(&[(k.to_owned(), v.to_owned())]);
         assert_eq!(parse("depth", "3").unwrap().depth, Some(3));
         assert_eq!(
             parse("movetime", "250").unwrap().movetime,
@@ -455,6 +472,12 @@ mod tests {
         );
         assert_eq!(parse("level", "1").unwrap().depth, Some(1));
         assert_eq!(parse("level", "10").unwrap(), Settings::default());
+        // A game's own levels.
+        let options = [("level".to_owned(), "5".to_owned())];
+        let gonnect = Settings::from_options::<tavola_sdk::games::gonnect::Gonnect>(&options);
+        let gonnect = gonnect.unwrap();
+        assert_eq!((gonnect.depth, gonnect.noise), (Some(2), 60));
+        assert_eq!(parse("level", "5").unwrap().noise, 0);
         for (key, value) in [
             ("depth", "99"),
             ("level", "0"),
