@@ -62,6 +62,10 @@ pub struct EloEstimate {
     pub elo: f64,
     /// Half the width of the 95 % confidence interval (may be infinite, never NaN).
     pub error95: f64,
+    /// The 95 % confidence interval's lower end (may be `−∞`).
+    pub lower95: f64,
+    /// The 95 % confidence interval's upper end (may be `+∞`).
+    pub upper95: f64,
 }
 
 /// The mean and variance of a sample of scores, and how many games one sample stands for.
@@ -116,17 +120,31 @@ impl Sample {
     fn elo(&self) -> EloEstimate {
         let elo = score_to_elo(self.mean);
         if !elo.is_finite() {
+            // Every sample the best (or the worst) there is: the exact (Clopper-Pearson) bound,
+            // the chance of a sample that good below which n of them in a row has 2.5 % odds. A
+            // sample that good scores at least that chance, so the bound holds for the score.
+            let chance: f64 = 0.025;
+            let p = chance.powf(1.0 / self.n);
+            let (lower95, upper95) = if elo > 0.0 {
+                (score_to_elo(p), f64::INFINITY)
+            } else {
+                (f64::NEG_INFINITY, score_to_elo(1.0 - p))
+            };
             return EloEstimate {
                 elo,
                 error95: f64::INFINITY,
+                lower95,
+                upper95,
             };
         }
         let margin = Z95 * self.std_error();
-        let upper = score_to_elo((self.mean + margin).min(1.0));
-        let lower = score_to_elo((self.mean - margin).max(0.0));
+        let upper95 = score_to_elo((self.mean + margin).min(1.0));
+        let lower95 = score_to_elo((self.mean - margin).max(0.0));
         EloEstimate {
             elo,
-            error95: (upper - lower) / 2.0,
+            error95: (upper95 - lower95) / 2.0,
+            lower95,
+            upper95,
         }
     }
 
@@ -135,9 +153,13 @@ impl Sample {
         if game_sd <= 0.0 {
             return None;
         }
+        let elo = (self.mean - 0.5) / game_sd * NELO_SCALE;
+        let error95 = Z95 * self.std_error() / game_sd * NELO_SCALE;
         Some(EloEstimate {
-            elo: (self.mean - 0.5) / game_sd * NELO_SCALE,
-            error95: Z95 * self.std_error() / game_sd * NELO_SCALE,
+            elo,
+            error95,
+            lower95: elo - error95,
+            upper95: elo + error95,
         })
     }
 
@@ -669,7 +691,9 @@ mod tests {
             w.elo(),
             Some(EloEstimate {
                 elo: 0.0,
-                error95: 0.0
+                error95: 0.0,
+                lower95: 0.0,
+                upper95: 0.0,
             })
         );
         assert_eq!(w.nelo(), None);
@@ -688,6 +712,29 @@ mod tests {
         let elo = wdl(9, 1, 0).elo().unwrap();
         assert!(elo.elo.is_finite());
         assert_eq!(elo.error95, f64::INFINITY);
+        // Its lower end is still known: 0.9 less 1.96 standard errors (0.09487) is 0.7141,
+        // +159.0 Elo.
+        assert_eq!(elo.upper95, f64::INFINITY);
+        assert_printed(elo.lower95, "159.0", 1);
+    }
+
+    #[test]
+    fn a_clean_sweep_has_a_lower_bound() {
+        // 200 wins: the chance of a win is at least 0.025^(1/200) = 0.98173 (Clopper-Pearson),
+        // +692 Elo; 100 pairs won twice: at least 0.025^(1/100) = 0.96378, +570.
+        let sweep = wdl(200, 0, 0).elo().unwrap();
+        assert_eq!((sweep.elo, sweep.upper95), (f64::INFINITY, f64::INFINITY));
+        assert_printed(sweep.lower95, "692.0", 1);
+        let pairs = Pentanomial {
+            ww: 100,
+            ..Pentanomial::default()
+        };
+        assert_printed(pairs.elo().unwrap().lower95, "570.0", 1);
+        let lost = wdl(0, 200, 0).elo().unwrap();
+        assert_eq!(lost.lower95, f64::NEG_INFINITY);
+        assert_printed(lost.upper95, "-692.0", 1);
+        // More games, a tighter bound.
+        assert!(wdl(1000, 0, 0).elo().unwrap().lower95 > sweep.lower95);
     }
 
     #[test]

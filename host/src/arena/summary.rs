@@ -165,8 +165,10 @@ impl Tally {
     pub fn progress(&self, names: &[String]) -> String {
         let points = |w: &Wdl| w.wins as f64 + w.draws as f64 / 2.0;
         let elo = |w: &Wdl| match w.elo() {
-            Some(e) if e.elo.is_finite() => format!("Elo {:.1} ± {:.1}", e.elo, e.error95),
-            Some(e) => format!("Elo {}", e.elo),
+            Some(e) if e.error95.is_finite() => format!("Elo {:.1} ± {:.1}", e.elo, e.error95),
+            // The interval reaches a score of 1 (or 0): its other end.
+            Some(e) if e.elo > 0.0 => format!("Elo {}, at least {:.1}", signed(e.elo), e.lower95),
+            Some(e) => format!("Elo {}, at most {:.1}", signed(e.elo), e.upper95),
             None => "Elo -".to_owned(),
         };
         if self.wdl.len() != 2 {
@@ -217,8 +219,13 @@ pub struct PlayerSummary {
     pub score_percent: Option<f64>,
     /// Elo against the opponents.
     pub elo: Option<f64>,
-    /// Half-width of the 95 % interval of `elo`.
+    /// Half-width of the 95 % interval of `elo` (absent when the interval is unbounded).
     pub elo_error95: Option<f64>,
+    /// The 95 % interval of `elo`: its lower end (absent when unbounded or unknown); for a clean
+    /// sweep, the exact bound that the score of so many games all won allows.
+    pub elo_lower95: Option<f64>,
+    /// The 95 % interval of `elo`: its upper end (absent when unbounded or unknown).
+    pub elo_upper95: Option<f64>,
     /// Normalised Elo.
     pub nelo: Option<f64>,
     /// Half-width of the 95 % interval of `nelo`.
@@ -389,6 +396,8 @@ impl Summary {
                     score_percent: wdl.score().map(|s| s * 100.0),
                     elo: elo.and_then(|e| finite(e.elo)),
                     elo_error95: elo.and_then(|e| finite(e.error95)),
+                    elo_lower95: elo.and_then(|e| finite(e.lower95)),
+                    elo_upper95: elo.and_then(|e| finite(e.upper95)),
                     nelo: nelo.and_then(|e| finite(e.elo)),
                     nelo_error95: nelo.and_then(|e| finite(e.error95)),
                     los_percent: los.map(|l| l * 100.0),
@@ -522,18 +531,37 @@ fn grouped_words(groups: &BTreeMap<String, u64>, detailed: &BTreeMap<String, u64
         .join(", ")
 }
 
+/// An Elo with one decimal, infinities as `+inf` and `-inf`.
+fn signed(elo: f64) -> String {
+    if elo.is_infinite() {
+        (if elo > 0.0 { "+inf" } else { "-inf" }).to_owned()
+    } else {
+        format!("{elo:.1}")
+    }
+}
+
 impl fmt::Display for Summary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // An Elo left out of the JSON for being infinite (one side won everything).
-        let elo = |p: &PlayerSummary| match (p.elo, p.score_percent) {
-            // An error bar left out for being infinite (the score's interval reaches 0 or 1).
-            (Some(elo), _) => match p.elo_error95 {
-                Some(error) => format!("{elo:.2} ± {error:.2}"),
-                None => format!("{elo:.2} ± inf"),
-            },
-            (None, Some(score)) if score >= 100.0 => "+inf".to_owned(),
-            (None, Some(score)) if score <= 0.0 => "-inf".to_owned(),
-            _ => "-".to_owned(),
+        // An Elo left out of the JSON for being infinite (one side won everything), and an error
+        // bar for reaching a score of 0 or 1: the interval's ends then, as far as they are known.
+        let elo = |p: &PlayerSummary| {
+            let estimate = match (p.elo, p.score_percent) {
+                (Some(elo), _) => format!("{elo:.2}"),
+                (None, Some(score)) if score >= 100.0 => "+inf".to_owned(),
+                (None, Some(score)) if score <= 0.0 => "-inf".to_owned(),
+                _ => return "-".to_owned(),
+            };
+            if let Some(error) = p.elo_error95 {
+                return format!("{estimate} ± {error:.2}");
+            }
+            let end = |x: Option<f64>, unbounded: &str| {
+                x.map_or_else(|| unbounded.to_owned(), |x| format!("{x:.2}"))
+            };
+            format!(
+                "{estimate} (95 %: {} to {})",
+                end(p.elo_lower95, "-inf"),
+                end(p.elo_upper95, "+inf")
+            )
         };
         writeln!(
             f,
@@ -757,6 +785,33 @@ mod tests {
             specs: names.to_vec(),
             sprt: None,
         }
+    }
+
+    #[test]
+    fn a_clean_sweep_reports_the_lower_end_of_its_elo() {
+        let names: Vec<String> = ["a", "b"].map(String::from).to_vec();
+        let mut tally = Tally::new(2);
+        // Ten pairs, A wins all twenty games. The progress line counts games: a win is at least
+        // 0.025^(1/20) = 0.8320 likely, +277.4; the summary counts pairs: 0.025^(1/10) = 0.6915, +140.2.
+        for index in 0..20 {
+            let players = if index % 2 == 0 { (0, 1) } else { (1, 0) };
+            let result = if index % 2 == 0 { "1-0" } else { "0-1" };
+            tally.add(&line(index, index / 2, players, result, "normal"));
+        }
+        assert_eq!(
+            tally.progress(&names),
+            "a 20/20 (+20 =0 -0), Elo +inf, at least 277.4"
+        );
+        let summary = Summary::new(&facts(&names), &tally);
+        let (a, b) = (&summary.players[0], &summary.players[1]);
+        assert_eq!((a.elo, a.elo_error95, a.elo_upper95), (None, None, None));
+        assert_eq!(format!("{:.1}", a.elo_lower95.unwrap()), "140.2");
+        assert_eq!(format!("{:.1}", b.elo_upper95.unwrap()), "-140.2");
+        let text = summary.to_string();
+        assert!(text.contains("Elo +inf (95 %: 140.22 to +inf)"), "{text}");
+        assert!(text.contains("Elo -inf (95 %: -inf to -140.22)"), "{text}");
+        let json = serde_json::to_string(&summary).unwrap();
+        assert!(json.contains("\"elo_lower95\":140.2"), "{json}");
     }
 
     #[test]
