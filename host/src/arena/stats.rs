@@ -119,33 +119,38 @@ impl Sample {
 
     fn elo(&self) -> EloEstimate {
         let elo = score_to_elo(self.mean);
-        if !elo.is_finite() {
-            // Every sample the best (or the worst) there is: the exact (Clopper-Pearson) bound,
-            // the chance of a sample that good below which n of them in a row has 2.5 % odds. A
-            // sample that good scores at least that chance, so the bound holds for the score.
-            let chance: f64 = 0.025;
-            let p = chance.powf(1.0 / self.n);
-            let (lower95, upper95) = if elo > 0.0 {
-                (score_to_elo(p), f64::INFINITY)
-            } else {
-                (f64::NEG_INFINITY, score_to_elo(1.0 - p))
-            };
+        let margin = Z95 * self.std_error();
+        if elo.is_finite() && margin <= self.mean.min(1.0 - self.mean) {
+            let upper95 = score_to_elo(self.mean + margin);
+            let lower95 = score_to_elo(self.mean - margin);
             return EloEstimate {
                 elo,
-                error95: f64::INFINITY,
+                error95: (upper95 - lower95) / 2.0,
                 lower95,
                 upper95,
             };
         }
-        let margin = Z95 * self.std_error();
-        let upper95 = score_to_elo((self.mean + margin).min(1.0));
-        let lower95 = score_to_elo((self.mean - margin).max(0.0));
+        // The normal interval reaches a score of 0 or 1 (a clean sweep has no spread at all):
+        // Wilson's score interval instead, which stays inside and is finite but at 0 and 1.
+        let (lower, upper) = self.wilson();
         EloEstimate {
             elo,
-            error95: (upper95 - lower95) / 2.0,
-            lower95,
-            upper95,
+            error95: f64::INFINITY,
+            lower95: score_to_elo(lower),
+            upper95: score_to_elo(upper),
         }
+    }
+
+    /// Wilson's 95 % score interval of the mean score, with the variance of a win-or-loss
+    /// sample of that mean (the largest a sample scored from 0 to 1 can have).
+    fn wilson(&self) -> (f64, f64) {
+        let (p, n, z2) = (self.mean, self.n, Z95 * Z95);
+        let denominator = 1.0 + z2 / n;
+        let centre = (p + z2 / (2.0 * n)) / denominator;
+        let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denominator;
+        let lower = if p <= 0.0 { 0.0 } else { centre - half };
+        let upper = if p >= 1.0 { 1.0 } else { centre + half };
+        (lower.clamp(0.0, 1.0), upper.clamp(0.0, 1.0))
     }
 
     fn nelo(&self) -> Option<EloEstimate> {
@@ -266,7 +271,8 @@ impl Wdl {
     /// The logistic Elo difference with its 95 % error bar, or `None` without games.
     ///
     /// All wins give `+∞` (all losses `−∞`) with an infinite error; when the 95 % interval reaches
-    /// a score of 0 or 1 the error is infinite too. All draws give 0 ± 0.
+    /// a score of 0 or 1 the error is infinite too, and the interval's ends ([`EloEstimate::lower95`],
+    /// [`EloEstimate::upper95`]) are Wilson's. All draws give 0 ± 0.
     pub fn elo(&self) -> Option<EloEstimate> {
         self.sample().map(|s| s.elo())
     }
@@ -712,29 +718,30 @@ mod tests {
         let elo = wdl(9, 1, 0).elo().unwrap();
         assert!(elo.elo.is_finite());
         assert_eq!(elo.error95, f64::INFINITY);
-        // Its lower end is still known: 0.9 less 1.96 standard errors (0.09487) is 0.7141,
-        // +159.0 Elo.
-        assert_eq!(elo.upper95, f64::INFINITY);
-        assert_printed(elo.lower95, "159.0", 1);
+        // Wilson's interval instead: 0.5958 to 0.9821 (+67.4 to +696.0 Elo).
+        assert_printed(elo.lower95, "67.4", 1);
+        assert_printed(elo.upper95, "696.0", 1);
     }
 
     #[test]
     fn a_clean_sweep_has_a_lower_bound() {
-        // 200 wins: the chance of a win is at least 0.025^(1/200) = 0.98173 (Clopper-Pearson),
-        // +692 Elo; 100 pairs won twice: at least 0.025^(1/100) = 0.96378, +570.
+        // 200 wins: Wilson's interval of the score starts at 1/(1 + 1.96^2/200) = 0.98115,
+        // +686.6 Elo; 100 pairs won twice: 1/(1 + 1.96^2/100) = 0.96301, +566.2.
         let sweep = wdl(200, 0, 0).elo().unwrap();
         assert_eq!((sweep.elo, sweep.upper95), (f64::INFINITY, f64::INFINITY));
-        assert_printed(sweep.lower95, "692.0", 1);
+        assert_printed(sweep.lower95, "686.6", 1);
         let pairs = Pentanomial {
             ww: 100,
             ..Pentanomial::default()
         };
-        assert_printed(pairs.elo().unwrap().lower95, "570.0", 1);
+        assert_printed(pairs.elo().unwrap().lower95, "566.2", 1);
         let lost = wdl(0, 200, 0).elo().unwrap();
         assert_eq!(lost.lower95, f64::NEG_INFINITY);
-        assert_printed(lost.upper95, "-692.0", 1);
-        // More games, a tighter bound.
+        assert_printed(lost.upper95, "-686.6", 1);
+        // More games, a tighter bound; a lost game, a looser one, and the interval closes.
         assert!(wdl(1000, 0, 0).elo().unwrap().lower95 > sweep.lower95);
+        let almost = wdl(199, 1, 0).elo().unwrap();
+        assert!(almost.lower95 < sweep.lower95 && almost.upper95.is_finite());
     }
 
     #[test]

@@ -221,8 +221,8 @@ pub struct PlayerSummary {
     pub elo: Option<f64>,
     /// Half-width of the 95 % interval of `elo` (absent when the interval is unbounded).
     pub elo_error95: Option<f64>,
-    /// The 95 % interval of `elo`: its lower end (absent when unbounded or unknown); for a clean
-    /// sweep, the exact bound that the score of so many games all won allows.
+    /// The 95 % interval of `elo`: its lower end (absent when unbounded or unknown). Where the
+    /// normal interval would pass a score of 0 or 1, as for a clean sweep, it is Wilson's.
     pub elo_lower95: Option<f64>,
     /// The 95 % interval of `elo`: its upper end (absent when unbounded or unknown).
     pub elo_upper95: Option<f64>,
@@ -791,8 +791,8 @@ mod tests {
     fn a_clean_sweep_reports_the_lower_end_of_its_elo() {
         let names: Vec<String> = ["a", "b"].map(String::from).to_vec();
         let mut tally = Tally::new(2);
-        // Ten pairs, A wins all twenty games. The progress line counts games: a win is at least
-        // 0.025^(1/20) = 0.8320 likely, +277.4; the summary counts pairs: 0.025^(1/10) = 0.6915, +140.2.
+        // Ten pairs, A wins all twenty games. The progress line counts games: Wilson's interval
+        // starts at 1/(1 + 1.96^2/20) = 0.8389, +286.6; the summary counts pairs: 0.7225, +166.2.
         for index in 0..20 {
             let players = if index % 2 == 0 { (0, 1) } else { (1, 0) };
             let result = if index % 2 == 0 { "1-0" } else { "0-1" };
@@ -800,18 +800,18 @@ mod tests {
         }
         assert_eq!(
             tally.progress(&names),
-            "a 20/20 (+20 =0 -0), Elo +inf, at least 277.4"
+            "a 20/20 (+20 =0 -0), Elo +inf, at least 286.6"
         );
         let summary = Summary::new(&facts(&names), &tally);
         let (a, b) = (&summary.players[0], &summary.players[1]);
         assert_eq!((a.elo, a.elo_error95, a.elo_upper95), (None, None, None));
-        assert_eq!(format!("{:.1}", a.elo_lower95.unwrap()), "140.2");
-        assert_eq!(format!("{:.1}", b.elo_upper95.unwrap()), "-140.2");
+        assert_eq!(format!("{:.1}", a.elo_lower95.unwrap()), "166.2");
+        assert_eq!(format!("{:.1}", b.elo_upper95.unwrap()), "-166.2");
         let text = summary.to_string();
-        assert!(text.contains("Elo +inf (95 %: 140.22 to +inf)"), "{text}");
-        assert!(text.contains("Elo -inf (95 %: -inf to -140.22)"), "{text}");
+        assert!(text.contains("Elo +inf (95 %: 166.20 to +inf)"), "{text}");
+        assert!(text.contains("Elo -inf (95 %: -inf to -166.20)"), "{text}");
         let json = serde_json::to_string(&summary).unwrap();
-        assert!(json.contains("\"elo_lower95\":140.2"), "{json}");
+        assert!(json.contains("\"elo_lower95\":166.2"), "{json}");
     }
 
     #[test]
