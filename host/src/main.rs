@@ -247,16 +247,18 @@ struct PlayArgs {
 
 #[derive(Debug, Args)]
 struct MatchArgs {
-    /// The game.
-    #[arg(long, short, value_enum)]
-    game: GameName,
+    /// The game [default with --resume: the resumed run's].
+    #[arg(long, short, value_enum, required_unless_present = "resume")]
+    game: Option<GameName>,
     /// The variant (rule set); the game's default if omitted.
     #[arg(long)]
     variant: Option<String>,
-    /// Player A: builtin, random, or the path to a bot library, with :key=value,... options.
-    a: SeatSpec,
+    /// Player A: builtin, random, or the path to a bot library, with :key=value,... options
+    /// [default with --resume: the resumed run's players].
+    #[arg(required_unless_present = "resume", requires = "b")]
+    a: Option<SeatSpec>,
     /// Player B (see A).
-    b: SeatSpec,
+    b: Option<SeatSpec>,
     /// Stop when a sequential probability ratio test is decided: `elo0=X elo1=Y [alpha=0.05]
     /// [beta=0.05] [model=normalized|logistic]` (one quoted word, or words before the players).
     #[arg(long, num_args = 1..=5, value_name = "KEY=VALUE")]
@@ -267,15 +269,15 @@ struct MatchArgs {
 
 #[derive(Debug, Args)]
 struct TournamentArgs {
-    /// The game.
-    #[arg(long, short, value_enum)]
-    game: GameName,
+    /// The game [default with --resume: the resumed run's].
+    #[arg(long, short, value_enum, required_unless_present = "resume")]
+    game: Option<GameName>,
     /// The variant (rule set); the game's default if omitted.
     #[arg(long)]
     variant: Option<String>,
     /// The players (two or more): builtin, random, or paths to bot libraries, each with
-    /// :key=value,... options.
-    #[arg(required = true, num_args = 2.., value_name = "PLAYER")]
+    /// :key=value,... options [default with --resume: the resumed run's].
+    #[arg(required_unless_present = "resume", num_args = 2.., value_name = "PLAYER")]
     players: Vec<SeatSpec>,
     /// Who meets whom: each player every other (round-robin), or the first player each of the
     /// others (gauntlet).
@@ -490,30 +492,35 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .then(|| runner::parse_sprt(&args.sprt))
                 .transpose()
                 .map_err(|message| anyhow::Error::new(UsageError(message)))?;
-            let mut config = arena_config(
-                &args.arena,
-                "match",
-                args.game,
-                args.variant.clone(),
-                vec![args.a.clone(), args.b.clone()],
-            )?;
+            let given: Vec<SeatSpec> = args.a.iter().chain(&args.b).cloned().collect();
+            let (game, variant, players) =
+                resumed_or_given(&args.arena, args.game, &args.variant, given)?;
+            if players.len() != 2 {
+                bail!(
+                    "{} is a tournament's run ({} players): continue it with `tavola tournament \
+                     --resume`",
+                    args.arena
+                        .resume
+                        .as_deref()
+                        .unwrap_or(Path::new(""))
+                        .display(),
+                    players.len()
+                );
+            }
+            let mut config = arena_config(&args.arena, "match", game, variant, players)?;
             config.sprt = sprt;
-            with_game!(args.game, G => arena_command::<G>(&config))
+            with_game!(game, G => arena_command::<G>(&config))
         }
         Some(Command::Tournament(args)) => {
-            let mut config = arena_config(
-                &args.arena,
-                "tournament",
-                args.game,
-                args.variant.clone(),
-                args.players.clone(),
-            )?;
+            let (game, variant, players) =
+                resumed_or_given(&args.arena, args.game, &args.variant, args.players.clone())?;
+            let mut config = arena_config(&args.arena, "tournament", game, variant, players)?;
             config.defaulted.format = args.format.is_none();
             config.format = match args.format {
                 Some(FormatName::RoundRobin) | None => Format::RoundRobin,
                 Some(FormatName::Gauntlet) => Format::Gauntlet,
             };
-            with_game!(args.game, G => arena_command::<G>(&config))
+            with_game!(game, G => arena_command::<G>(&config))
         }
         Some(Command::Perft(args)) => {
             with_game!(args.game, G => perft_command::<G>(&args))
@@ -678,6 +685,56 @@ fn utc_stamp(time: std::time::SystemTime) -> String {
         of_day % 3600 / 60,
         of_day % 60
     )
+}
+
+/// The game, variant and players of a match or tournament: those given, or where `--resume`
+/// is given without them, the resumed run's (from its results file's settings line).
+fn resumed_or_given(
+    args: &ArenaArgs,
+    game: Option<GameName>,
+    variant: &Option<String>,
+    players: Vec<SeatSpec>,
+) -> anyhow::Result<(GameName, Option<String>, Vec<SeatSpec>)> {
+    if let (Some(game), false) = (game, players.is_empty()) {
+        return Ok((game, variant.clone(), players));
+    }
+    // Clap asks for the game and players unless --resume is given.
+    let path = args.resume.as_deref().context("no game or players given")?;
+    let stored = match tavola::arena::results::read_run(path)? {
+        (Some(stored), _) => stored,
+        (None, games) if games.is_empty() && !path.exists() => {
+            bail!("{}: no such results file to resume", path.display())
+        }
+        (None, _) => bail!(
+            "{} does not say which game and players it was (a file of an older version): give \
+             --game and the players as they were",
+            path.display()
+        ),
+    };
+    let game = match game {
+        Some(game) => game,
+        None => GameName::from_str(&stored.game, true).map_err(|_| {
+            anyhow::anyhow!(
+                "{}: the recorded game {:?} is not one Tavola plays",
+                path.display(),
+                stored.game
+            )
+        })?,
+    };
+    let players = if players.is_empty() {
+        stored
+            .players
+            .iter()
+            .map(|spec| {
+                spec.parse().map_err(|e: ParseSeatSpecError| {
+                    anyhow::anyhow!("{}: the recorded player {spec:?}: {e}", path.display())
+                })
+            })
+            .collect::<anyhow::Result<_>>()?
+    } else {
+        players
+    };
+    Ok((game, variant.clone().or(Some(stored.variant)), players))
 }
 
 fn arena_config(

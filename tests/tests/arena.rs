@@ -902,6 +902,30 @@ fn a_resumed_run_keeps_its_own_settings_and_finished_games() {
         lines.iter().all(|l| l["plies"].as_u64() <= Some(30)),
         "{lines:?}"
     );
+    // `--resume FILE` alone, as the run's first line suggests: its game and players too. A
+    // match cannot continue a tournament's run.
+    let alone = |args: &str| {
+        tavola_tests::tavola_in(
+            dir.path(),
+            words(&format!("{args} --in-process --concurrency 1")),
+        )
+    };
+    let grown = alone("match --resume r.jsonl --pgn r.pgn --games 10");
+    grown.assert_code(0);
+    assert!(grown.stderr.contains("10 games (2 to play)"), "{grown}");
+    assert!(
+        grown.stdout.contains("builtin (builtin:depth=1)"),
+        "{grown}"
+    );
+    assert_eq!(json_lines(&dir.path().join("r.jsonl")).len(), 10);
+    let tournament =
+        alone("tournament --game ataxx --games 2 --results t.jsonl random random random");
+    tournament.assert_code(0);
+    alone("match --resume t.jsonl").assert_one_line_error(1, &["t.jsonl", "tavola tournament"]);
+    let resumed = alone("tournament --resume t.jsonl --games 4");
+    resumed.assert_code(0);
+    assert!(resumed.stderr.contains("12 games (6 to play)"), "{resumed}");
+    alone("match --resume nothing.jsonl").assert_one_line_error(1, &["nothing.jsonl"]);
     // A results file of an older version, without settings: fewer games are still refused
     // rather than leaving finished games (and their records) out.
     let results = dir.path().join("r.jsonl");
@@ -909,7 +933,8 @@ fn a_resumed_run_keeps_its_own_settings_and_finished_games() {
     std::fs::write(&results, text.split_once('\n').unwrap().1).unwrap();
     let old = resume(&["--games", "4"]);
     old.assert_one_line_error(1, &["--games 4", "finished game"]);
-    assert_eq!(records(&dir.path().join("r.pgn")).len(), 8);
+    alone("match --resume r.jsonl").assert_one_line_error(1, &["r.jsonl", "--game"]);
+    assert_eq!(records(&dir.path().join("r.pgn")).len(), 10);
     // A file that is not there is not a fresh run.
     let missing = run(&["--resume", "nothing.jsonl", "random", "random"]);
     missing.assert_one_line_error(1, &["nothing.jsonl"]);
