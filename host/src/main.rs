@@ -494,26 +494,19 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .map_err(|message| anyhow::Error::new(UsageError(message)))?;
             let given: Vec<SeatSpec> = args.a.iter().chain(&args.b).cloned().collect();
             let (game, variant, players) =
-                resumed_or_given(&args.arena, args.game, &args.variant, given)?;
-            if players.len() != 2 {
-                bail!(
-                    "{} is a tournament's run ({} players): continue it with `tavola tournament \
-                     --resume`",
-                    args.arena
-                        .resume
-                        .as_deref()
-                        .unwrap_or(Path::new(""))
-                        .display(),
-                    players.len()
-                );
-            }
+                resumed_or_given(&args.arena, "match", args.game, &args.variant, given)?;
             let mut config = arena_config(&args.arena, "match", game, variant, players)?;
             config.sprt = sprt;
             with_game!(game, G => arena_command::<G>(&config))
         }
         Some(Command::Tournament(args)) => {
-            let (game, variant, players) =
-                resumed_or_given(&args.arena, args.game, &args.variant, args.players.clone())?;
+            let (game, variant, players) = resumed_or_given(
+                &args.arena,
+                "tournament",
+                args.game,
+                &args.variant,
+                args.players.clone(),
+            )?;
             let mut config = arena_config(&args.arena, "tournament", game, variant, players)?;
             config.defaulted.format = args.format.is_none();
             config.format = match args.format {
@@ -687,10 +680,11 @@ fn utc_stamp(time: std::time::SystemTime) -> String {
     )
 }
 
-/// The game, variant and players of a match or tournament: those given, or where `--resume`
-/// is given without them, the resumed run's (from its results file's settings line).
+/// The game, variant and players of a match or tournament (`kind`): those given, or where
+/// `--resume` is given without them, the resumed run's (from its results file's settings line).
 fn resumed_or_given(
     args: &ArenaArgs,
+    kind: &str,
     game: Option<GameName>,
     variant: &Option<String>,
     players: Vec<SeatSpec>,
@@ -700,17 +694,20 @@ fn resumed_or_given(
     }
     // Clap asks for the game and players unless --resume is given.
     let path = args.resume.as_deref().context("no game or players given")?;
-    let stored = match tavola::arena::results::read_run(path)? {
-        (Some(stored), _) => stored,
-        (None, games) if games.is_empty() && !path.exists() => {
-            bail!("{}: no such results file to resume", path.display())
-        }
-        (None, _) => bail!(
+    let stored = tavola::arena::results::read_settings(path)?.with_context(|| {
+        format!(
             "{} does not say which game and players it was (a file of an older version): give \
              --game and the players as they were",
             path.display()
-        ),
-    };
+        )
+    })?;
+    if kind == "match" && stored.players.len() != 2 {
+        bail!(
+            "{} is a tournament's run ({} players): continue it with `tavola tournament --resume`",
+            path.display(),
+            stored.players.len()
+        );
+    }
     let game = match game {
         Some(game) => game,
         None => GameName::from_str(&stored.game, true).map_err(|_| {

@@ -110,6 +110,22 @@ pub fn read_results(path: &Path) -> anyhow::Result<Vec<GameLine>> {
     read_run(path).map(|(_, games)| games)
 }
 
+/// The run's settings from the header line of a results file, without reading its games:
+/// `None` for a file of an older version, which has none.
+///
+/// # Errors
+/// The file does not exist or cannot be read.
+pub fn read_settings(path: &Path) -> anyhow::Result<Option<RunSettings>> {
+    let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let mut first = String::new();
+    BufReader::new(file)
+        .read_line(&mut first)
+        .with_context(|| format!("reading {}", path.display()))?;
+    Ok(serde_json::from_str::<Header>(&first)
+        .ok()
+        .map(|h| h.tavola_run))
+}
+
 /// Reads a results file: the run's settings from its header line (`None` in the files of older
 /// versions, which have none) and the finished games, as [`read_results`].
 ///

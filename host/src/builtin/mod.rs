@@ -2,8 +2,8 @@
 //!
 //! It uses only the SDK's public rules API, as a bot author would. Options (`builtin:key=value`):
 //! `depth=N`, `movetime=MS`, `nodes=N`, `level=1..10` (weaker levels search shallower, for a
-//! smaller share of the time, and the weakest choose among near-best moves at random), `hash=MB`. Without them it plays at full strength under the
-//! clock it is given ([`time`]).
+//! smaller share of the time, and the weakest choose among near-best moves at random),
+//! `hash=MB`. Without them it plays at full strength under the clock it is given ([`time`]).
 
 use std::time::Duration;
 
@@ -101,7 +101,7 @@ pub const fn level(depth: u32, noise: i32, time_divisor: u32) -> Level {
 }
 
 /// Level 10: full strength.
-pub const FULL_STRENGTH: Level = Level {
+const FULL_STRENGTH: Level = Level {
     depth: None,
     noise: 0,
     time_divisor: 1,

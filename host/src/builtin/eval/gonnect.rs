@@ -13,7 +13,7 @@ use std::sync::LazyLock;
 use tavola_sdk::games::gonnect::{Bitboard, Gonnect, Point, Position, SIZE};
 use tavola_sdk::{Color, Game, Position as _};
 
-use crate::builtin::{level, Evaluate, Level, FULL_STRENGTH};
+use crate::builtin::{level, Evaluate, Level, LEVELS as DEFAULT_LEVELS};
 
 /// One stone less to place than the opponent, on the best axis.
 const DISTANCE: i32 = 100;
@@ -115,18 +115,12 @@ impl Evaluate for Gonnect {
     /// 100 ms a move, 3 plies scored 52 % against 2, and 4 plies within 1/8 of the time 51.5 %
     /// against 3), so level 5 is two plies with a little noise and level 6 two plies exact;
     /// levels 7-9 are the default ones, where the time runs out first.
-    const LEVELS: [Level; 10] = [
-        level(1, 400, 1),
-        level(1, 150, 1),
-        level(1, 60, 1),
-        level(1, 0, 64),
-        level(2, 60, 1),
-        level(2, 0, 16),
-        level(4, 0, 8),
-        level(5, 0, 4),
-        level(6, 0, 2),
-        FULL_STRENGTH,
-    ];
+    const LEVELS: [Level; 10] = {
+        let mut levels = DEFAULT_LEVELS;
+        levels[4] = level(2, 60, 1);
+        levels[5] = level(2, 0, 16);
+        levels
+    };
 }
 
 #[cfg(test)]
