@@ -271,8 +271,8 @@ impl Wdl {
     /// The logistic Elo difference with its 95 % error bar, or `None` without games.
     ///
     /// All wins give `+∞` (all losses `−∞`) with an infinite error; when the 95 % interval reaches
-    /// a score of 0 or 1 the error is infinite too, and the interval's ends ([`EloEstimate::lower95`],
-    /// [`EloEstimate::upper95`]) are Wilson's. All draws give 0 ± 0.
+    /// a score of 0 or 1 the error is infinite too, and the interval's ends
+    /// ([`EloEstimate::lower95`], [`EloEstimate::upper95`]) are Wilson's. All draws give 0 ± 0.
     pub fn elo(&self) -> Option<EloEstimate> {
         self.sample().map(|s| s.elo())
     }
