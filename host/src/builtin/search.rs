@@ -234,14 +234,7 @@ impl<G: Evaluate> Searcher<G> {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Iteration<G::Move>),
     ) -> Iteration<G::Move> {
-        let run = Run {
-            stop,
-            start: Instant::now(),
-            limits,
-        };
-        self.tt.new_search();
-        self.nodes = 0;
-        self.stopped = false;
+        let run = self.begin(stop, limits);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         for h in &mut self.history {
             *h /= 8;
@@ -283,6 +276,18 @@ impl<G: Evaluate> Searcher<G> {
             best.pv.push(moves[0]);
         }
         best
+    }
+
+    /// Starts a search: the clock, a new table generation, the counters reset.
+    fn begin<'a>(&mut self, stop: &'a AtomicBool, limits: Limits) -> Run<'a> {
+        self.tt.new_search();
+        self.nodes = 0;
+        self.stopped = false;
+        Run {
+            stop,
+            start: Instant::now(),
+            limits,
+        }
     }
 
     fn iteration(
@@ -607,14 +612,7 @@ impl<G: Evaluate> Searcher<G> {
         limits: Limits,
         stop: &AtomicBool,
     ) -> Vec<(G::Move, i32)> {
-        let run = Run {
-            stop,
-            start: Instant::now(),
-            limits,
-        };
-        self.tt.new_search();
-        self.nodes = 0;
-        self.stopped = false;
+        let run = self.begin(stop, limits);
         self.root_depth = depth;
         let mut scored = Vec::new();
         for mv in position.legal_moves() {

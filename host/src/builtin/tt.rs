@@ -74,6 +74,7 @@ impl<M: Copy> Table<M> {
         let generation = self.generation;
         let depth = depth.min(255) as u8;
         let slot = &mut self.entries[index];
+        let mut mv = mv;
         if let Some(old) = slot {
             let replace = old.key == key
                 || old.generation != generation
@@ -83,29 +84,18 @@ impl<M: Copy> Table<M> {
                 return;
             }
             // Keep the old move when the new result has none for the same position.
-            let mv = if mv.is_none() && old.key == key {
-                old.mv
-            } else {
-                mv
-            };
-            *slot = Some(Entry {
-                key,
-                mv,
-                score,
-                depth,
-                bound,
-                generation,
-            });
-        } else {
-            *slot = Some(Entry {
-                key,
-                mv,
-                score,
-                depth,
-                bound,
-                generation,
-            });
+            if mv.is_none() && old.key == key {
+                mv = old.mv;
+            }
         }
+        *slot = Some(Entry {
+            key,
+            mv,
+            score,
+            depth,
+            bound,
+            generation,
+        });
     }
 }
 
