@@ -312,6 +312,11 @@ struct ArenaArgs {
     /// request, and loses on time if it takes longer.
     #[arg(long, value_name = "MS", conflicts_with = "tc", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     movetime: Option<u64>,
+    /// How far past its clock or time per move a bot may go before it loses on time, in
+    /// milliseconds (as fastchess's timemargin) [default: 10; a resumed run's own]. The time
+    /// counted is the bot's own: not what a busy machine or the host took.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
+    timemargin: Option<u64>,
     /// Games played at the same time (default: the cores less one, at least one).
     #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     concurrency: Option<usize>,
@@ -753,16 +758,21 @@ fn arena_config(
     let (time, increment) = args
         .tc
         .unwrap_or((Duration::from_secs(10), Duration::from_millis(100)));
+    let margin = args
+        .timemargin
+        .map_or(tavola::referee::DEFAULT_MARGIN, Duration::from_millis);
     let settings = match args.movetime {
         Some(ms) => Settings {
             time: None,
             increment: Duration::ZERO,
             movetime: Some(Duration::from_millis(ms)),
+            margin,
         },
         None => Settings {
             time: (!time.is_zero()).then_some(time),
             increment,
             movetime: None,
+            margin,
         },
     };
     Ok(ArenaConfig {
@@ -793,6 +803,7 @@ fn arena_config(
             max_plies: args.max_plies.is_none(),
             // A match is always a round robin; a tournament says below.
             format: false,
+            margin: args.timemargin.is_none(),
         },
     })
 }
@@ -842,6 +853,7 @@ fn game_setup(
             time: (!time.is_zero()).then_some(time),
             increment,
             movetime: None,
+            margin: tavola::referee::DEFAULT_MARGIN,
         },
         seed,
         isolation: bots.isolation()?,

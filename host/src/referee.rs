@@ -21,7 +21,14 @@ pub struct Settings {
     /// on time if it takes longer. Usually instead of a clock (`time: None`); with one, whichever
     /// runs out first counts.
     pub movetime: Option<Duration>,
+    /// How far past its clock or time per move a move may go before it loses on time (as
+    /// fastchess's and cutechess's `timemargin`). The time counted is fair time: what the bot
+    /// had, not what a busy machine or the host took (see [`crate::seat::stopwatch`]).
+    pub margin: Duration,
 }
+
+/// The time margin when none is given: enough for the clock's own granularity.
+pub const DEFAULT_MARGIN: Duration = Duration::from_millis(10);
 
 impl Default for Settings {
     fn default() -> Settings {
@@ -29,6 +36,7 @@ impl Default for Settings {
             time: Some(Duration::from_secs(120)),
             increment: Duration::ZERO,
             movetime: None,
+            margin: DEFAULT_MARGIN,
         }
     }
 }
@@ -352,6 +360,11 @@ impl<G: Game> Referee<G> {
         }
     }
 
+    /// The wall time since the current turn began (zero between turns).
+    pub fn turn_wall(&self) -> Duration {
+        self.turn_started.map_or(Duration::ZERO, |t| t.elapsed())
+    }
+
     /// Whether the side to move's clock is running (between [`Referee::begin_turn`] and
     /// [`Referee::finish_turn`]).
     pub fn turn_started(&self) -> bool {
@@ -383,19 +396,23 @@ impl<G: Game> Referee<G> {
         }
     }
 
-    /// Takes the side to move's answer (or its time-out) and its last search report, validates the
-    /// answer, and plays it. Returns the accepted move's event, or `None` when the answer ended the
-    /// game.
+    /// Takes the side to move's answer (or its time-out), its last search report and the fair
+    /// time the move cost (`used`, from [`Seat::used`]; `None`: the wall time since the turn
+    /// began, as for a person at the window), validates the answer, and plays it. Returns the
+    /// accepted move's event, or `None` when the answer ended the game.
     pub fn finish_turn(
         &mut self,
         wait: Wait,
         info: Option<SearchInfo>,
+        used: Option<Duration>,
     ) -> Option<MoveEvent<'_, G>> {
         let me = self.position.side_to_move();
-        let elapsed = self
+        let wall = self
             .turn_started
             .take()
             .map_or(Duration::ZERO, |t| t.elapsed());
+        let elapsed = used.unwrap_or(wall);
+        let margin = self.settings.margin;
         let answer: Answer = match wait {
             Wait::TimedOut => return self.forfeit(me, Termination::TimeForfeit, "ran out of time"),
             Wait::Answered(answer) => answer,
@@ -417,7 +434,7 @@ impl<G: Game> Referee<G> {
         if self
             .settings
             .movetime
-            .is_some_and(|movetime| elapsed > movetime)
+            .is_some_and(|movetime| elapsed > movetime + margin)
         {
             return self.forfeit(
                 me,
@@ -426,11 +443,11 @@ impl<G: Game> Referee<G> {
             );
         }
         if let Some(left) = self.clocks[me.index()] {
-            if elapsed > left {
+            if elapsed > left + margin {
                 return self.forfeit(me, Termination::TimeForfeit, "ran out of time");
             }
             self.clocks[me.index()] =
-                Some((left - elapsed).saturating_add(self.settings.increment));
+                Some((left.saturating_sub(elapsed)).saturating_add(self.settings.increment));
         }
         let mv = match self.position.parse_move(text.trim()) {
             Ok(mv) => mv,
@@ -484,8 +501,8 @@ impl<G: Game> Referee<G> {
             let me = self.position.side_to_move();
             let seat = &mut seats[me.index()];
             self.start_turn(seat);
-            let wait = seat.wait(self.turn_limit(me));
-            if let Some(event) = self.finish_turn(wait, seat.search_info()) {
+            let wait = seat.wait(self.turn_limit(me), self.settings.margin);
+            if let Some(event) = self.finish_turn(wait, seat.search_info(), seat.used()) {
                 on_move(&event);
             }
         }
@@ -685,6 +702,7 @@ mod tests {
             time: Some(Duration::from_millis(50)),
             increment: Duration::ZERO,
             movetime: None,
+            margin: crate::referee::DEFAULT_MARGIN,
         };
         let started = Instant::now();
         let (result, _) = play(
@@ -723,6 +741,7 @@ mod tests {
             time: None,
             increment: Duration::ZERO,
             movetime: Some(Duration::from_millis(300)),
+            margin: crate::referee::DEFAULT_MARGIN,
         };
         let seen = std::sync::Arc::default();
         let white = seat(
@@ -739,6 +758,7 @@ mod tests {
         let settings = Settings {
             time: Some(Duration::from_secs(60)),
             movetime: Some(Duration::from_millis(50)),
+            margin: crate::referee::DEFAULT_MARGIN,
             ..settings
         };
         let (result, _) = play(
@@ -766,13 +786,16 @@ mod tests {
             time: Some(Duration::from_secs(10)),
             increment: Duration::from_secs(1),
             movetime: None,
+            margin: crate::referee::DEFAULT_MARGIN,
         };
         let start = Ataxx::start(None).unwrap();
         let mut referee = Referee::<Ataxx>::new(start, settings);
         let mut white = random(1);
         referee.start_turn(&mut white);
-        let wait = white.wait(None);
-        let event = referee.finish_turn(wait, None).expect("a legal move");
+        let wait = white.wait(None, Duration::ZERO);
+        let event = referee
+            .finish_turn(wait, None, white.used())
+            .expect("a legal move");
         let left = event.clock.unwrap();
         assert!(
             left > Duration::from_secs(10) && left <= Duration::from_secs(11),
@@ -818,7 +841,7 @@ mod tests {
         for text in ["a7c5", "g7e5", "g1f2", "a1b2"] {
             referee.begin_turn();
             referee
-                .finish_turn(Wait::Answered(Ok(text.to_owned())), None)
+                .finish_turn(Wait::Answered(Ok(text.to_owned())), None, None)
                 .expect("a legal move");
         }
         let after_two = {
@@ -835,7 +858,7 @@ mod tests {
         assert!(referee.result().is_none());
         // The game goes on from there, and the record text follows.
         referee.begin_turn();
-        let event = referee.finish_turn(Wait::Answered(Ok("g1e3".into())), None);
+        let event = referee.finish_turn(Wait::Answered(Ok("g1e3".into())), None, None);
         assert_eq!(event.map(|e| e.ply), Some(3));
         assert_eq!(
             referee

@@ -55,6 +55,7 @@ fn config(isolation: Option<WorkerOptions>) -> ArenaConfig {
             time: None,
             increment: Duration::ZERO,
             movetime: None,
+            margin: tavola::referee::DEFAULT_MARGIN,
         },
         games: GAMES,
         concurrency: 1,

@@ -123,7 +123,10 @@ fn plugin_request(c: &mut Criterion) {
             for (moves, position) in &game {
                 let seat = &mut seats[position.side_to_move().index()];
                 seat.request(request(&start, moves, position));
-                assert!(matches!(seat.wait(None), Wait::Answered(Ok(_))));
+                assert!(matches!(
+                    seat.wait(None, std::time::Duration::ZERO),
+                    Wait::Answered(Ok(_))
+                ));
             }
         });
     });

@@ -26,6 +26,8 @@ pub struct Defaulted {
     pub max_plies: bool,
     /// `--format`.
     pub format: bool,
+    /// `--timemargin`.
+    pub margin: bool,
 }
 
 /// The header line of a results file.
@@ -52,6 +54,10 @@ pub struct RunSettings {
     pub increment_ns: u64,
     /// The time per move in nanoseconds.
     pub movetime_ns: Option<u64>,
+    /// How far past its time a move may go, in nanoseconds (absent in the files of older runs:
+    /// the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin_ns: Option<u64>,
     /// Random plies from the start for each pair's opening (when there is no openings file).
     pub opening_plies: u32,
     /// The openings file, as given.
@@ -105,6 +111,7 @@ impl RunSettings {
             time_ns: config.settings.time.map(nanos),
             increment_ns: nanos(config.settings.increment),
             movetime_ns: config.settings.movetime.map(nanos),
+            margin_ns: Some(nanos(config.settings.margin)),
             opening_plies: config.opening_plies,
             openings: config.openings.clone(),
             openings_hash,
@@ -119,6 +126,9 @@ impl RunSettings {
             time: self.time_ns.map(Duration::from_nanos),
             increment: Duration::from_nanos(self.increment_ns),
             movetime: self.movetime_ns.map(Duration::from_nanos),
+            margin: self
+                .margin_ns
+                .map_or(crate::referee::DEFAULT_MARGIN, Duration::from_nanos),
         }
     }
 
@@ -194,15 +204,31 @@ pub fn adopt(
         return Err(conflict("--games", &config.games, &stored.games)
             .context("a run's games can only grow (finished games are never thrown away)"));
     }
+    let margin = if config.defaulted.margin {
+        stored.settings().margin
+    } else if config.settings.margin != stored.settings().margin {
+        return Err(conflict(
+            "--timemargin",
+            &format!("{} ms", config.settings.margin.as_millis()),
+            &format!("{} ms", stored.settings().margin.as_millis()),
+        ));
+    } else {
+        config.settings.margin
+    };
+    let given = Settings {
+        margin,
+        ..config.settings
+    };
     if config.defaulted.time_control {
         adopted.settings = stored.settings();
-    } else if config.settings != stored.settings() {
+    } else if given != stored.settings() {
         return Err(conflict(
             "the time control",
             &time_control_words(&config.settings),
             &time_control_words(&stored.settings()),
         ));
     }
+    adopted.settings.margin = margin;
     if config.defaulted.openings {
         adopted.opening_plies = stored.opening_plies;
         adopted.openings.clone_from(&stored.openings);
@@ -246,6 +272,7 @@ mod tests {
                 time: Some(Duration::from_secs(10)),
                 increment: Duration::from_millis(100),
                 movetime: None,
+                margin: crate::referee::DEFAULT_MARGIN,
             },
             games: 100,
             concurrency: 1,
@@ -266,6 +293,7 @@ mod tests {
                 openings: true,
                 max_plies: true,
                 format: true,
+                margin: true,
             },
         }
     }

@@ -704,6 +704,7 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
             seed,
             scheduled: total,
             concurrency: config.concurrency,
+            time_margin: config.settings.margin,
             interrupted: interrupted && (finished as u64) < total as u64,
             names: &names,
             specs: config.players.iter().map(ToString::to_string).collect(),
@@ -773,6 +774,7 @@ mod tests {
             time: Some(Duration::from_secs(10)),
             increment: Duration::from_millis(100),
             movetime: None,
+            margin: crate::referee::DEFAULT_MARGIN,
         };
         assert_eq!(time_control_words(&settings), "10+0.1");
         settings.movetime = Some(Duration::from_millis(250));

@@ -305,6 +305,9 @@ pub struct Summary {
     pub time_losses: u64,
     /// Time losses per finished game, in percent (with `concurrency` games at once).
     pub time_loss_percent: Option<f64>,
+    /// How far past its time a move could go before it lost on time, in milliseconds (the time
+    /// counted being fair time: see the README's "Comparing bots").
+    pub time_margin_ms: f64,
     /// The sequential test, if one was asked for.
     pub sprt: Option<SprtSummary>,
 }
@@ -352,6 +355,8 @@ pub struct RunFacts<'a> {
     pub scheduled: usize,
     /// Games at once.
     pub concurrency: usize,
+    /// The time margin.
+    pub time_margin: std::time::Duration,
     /// Stopped by Ctrl-C.
     pub interrupted: bool,
     /// The players' names.
@@ -467,6 +472,7 @@ impl Summary {
             ratings_prior,
             time_losses,
             time_loss_percent: (games > 0).then(|| time_losses as f64 * 100.0 / games as f64),
+            time_margin_ms: facts.time_margin.as_secs_f64() * 1000.0,
             sprt: facts
                 .sprt
                 .map(|sprt| sprt_summary(&sprt, tally.llr(&sprt), tally.sprt_decision)),
@@ -693,10 +699,11 @@ impl fmt::Display for Summary {
         }
         write!(
             f,
-            "Time losses: {} ({} % of games, {} at once)",
+            "Time losses: {} ({} % of games, {} at once; time margin {} ms)",
             self.time_losses,
             num(self.time_loss_percent, 2),
-            self.concurrency
+            self.concurrency,
+            self.time_margin_ms
         )?;
         if let Some(s) = &self.sprt {
             write!(
@@ -780,6 +787,7 @@ mod tests {
             seed: 1,
             scheduled: 12,
             concurrency: 1,
+            time_margin: std::time::Duration::from_millis(10),
             interrupted: false,
             names,
             specs: names.to_vec(),

@@ -14,7 +14,9 @@
 
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::seat::stopwatch::ThreadStopwatch;
 
 use tavola_sdk::Position;
 
@@ -120,7 +122,8 @@ pub struct Searcher<G: Evaluate> {
 /// What a running search needs besides its state.
 struct Run<'a> {
     stop: &'a AtomicBool,
-    start: Instant,
+    /// Fair time, as the host charges it: a busy machine's waits for a core are not spent.
+    start: ThreadStopwatch,
     limits: Limits,
 }
 
@@ -264,7 +267,7 @@ impl<G: Evaluate> Searcher<G> {
             if decided
                 || limits
                     .soft
-                    .is_some_and(|soft| run.start.elapsed() >= soft * 6 / 10)
+                    .is_some_and(|soft| run.start.reached(soft * 6 / 10))
             {
                 break;
             }
@@ -285,7 +288,7 @@ impl<G: Evaluate> Searcher<G> {
         self.stopped = false;
         Run {
             stop,
-            start: Instant::now(),
+            start: ThreadStopwatch::start(),
             limits,
         }
     }
@@ -367,10 +370,7 @@ impl<G: Evaluate> Searcher<G> {
         }
         if self.nodes % CHECK_EVERY == 0 {
             self.stopped = run.stop.load(Ordering::Relaxed)
-                || run
-                    .limits
-                    .hard
-                    .is_some_and(|hard| run.start.elapsed() >= hard);
+                || run.limits.hard.is_some_and(|hard| run.start.reached(hard));
         }
         if run.limits.nodes.is_some_and(|n| self.nodes >= n) {
             self.stopped = true;

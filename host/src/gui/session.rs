@@ -157,24 +157,31 @@ impl<G: Evaluate> Session<G> {
                 Player::Unseated(why) => {
                     let failure = SeatFailure::Crash(why.clone());
                     self.referee.begin_turn();
-                    self.referee.finish_turn(Wait::Answered(Err(failure)), None);
+                    self.referee
+                        .finish_turn(Wait::Answered(Err(failure)), None, None);
                     return false;
                 }
             }
         }
-        let left = self.referee.time_left(me);
-        if left == Some(Duration::ZERO) {
-            if let Player::Bot(seat) = &self.players[me.index()] {
-                seat.stop();
-            }
-            self.referee.finish_turn(Wait::TimedOut, None);
-            return false;
-        }
         let Player::Bot(seat) = &mut self.players[me.index()] else {
+            // A person's clock is the wall clock.
+            if self.referee.time_left(me) == Some(Duration::ZERO) {
+                self.referee.finish_turn(Wait::TimedOut, None, None);
+            }
             return false;
         };
-        if left.is_some_and(|left| left <= STOP_GRACE) {
-            seat.stop();
+        // A bot's is fair time: what it had, not what the window or a busy machine took.
+        if let Some(limit) = self.referee.turn_limit(me) {
+            let used = seat.charged();
+            if used + STOP_GRACE >= limit {
+                seat.stop();
+            }
+            let give_up = limit + self.referee.settings().margin;
+            if used > give_up || self.referee.turn_wall() > crate::seat::wall_cap(give_up) {
+                seat.stop();
+                self.referee.finish_turn(Wait::TimedOut, None, Some(used));
+                return false;
+            }
         }
         let Some(answer) = seat.poll() else {
             if let Some(info) = seat.search_info() {
@@ -188,7 +195,7 @@ impl<G: Evaluate> Session<G> {
         }
         let played = self
             .referee
-            .finish_turn(Wait::Answered(answer), info)
+            .finish_turn(Wait::Answered(answer), info, seat.used())
             .is_some();
         if played {
             self.moved(now);
@@ -210,7 +217,7 @@ impl<G: Evaluate> Session<G> {
         }
         let played = self
             .referee
-            .finish_turn(Wait::Answered(Ok(mv.to_string())), None)
+            .finish_turn(Wait::Answered(Ok(mv.to_string())), None, None)
             .is_some();
         if played {
             self.moved(now);
@@ -582,6 +589,7 @@ mod tests {
                 time: seconds.map(Duration::from_secs),
                 increment: Duration::ZERO,
                 movetime: None,
+                margin: crate::referee::DEFAULT_MARGIN,
             },
             seed: 7,
             resume: None,
@@ -690,6 +698,7 @@ mod tests {
                 time: Some(Duration::from_millis(1)),
                 increment: Duration::ZERO,
                 movetime: None,
+                margin: crate::referee::DEFAULT_MARGIN,
             },
         );
         session.update(0.0);

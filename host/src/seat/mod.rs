@@ -4,7 +4,7 @@
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -17,7 +17,10 @@ use thiserror::Error;
 pub mod human;
 pub mod plugin;
 pub mod random;
+pub mod stopwatch;
 pub mod worker;
+
+use stopwatch::ThreadStopwatch;
 
 /// How the user names a player: `human`, `builtin`, `random`, or a path to a plugin library, each
 /// optionally followed by `:key=value,key=value` options.
@@ -151,16 +154,74 @@ pub trait Brain<G: Game>: Send {
     fn choose(&mut self, request: &Request<G>, control: &Control) -> Answer;
 }
 
-/// Shared between a seat and its brain while it thinks: the stop flag and the latest search info.
-#[derive(Debug, Default)]
+/// Shared between a seat and its brain while it thinks: the stop flag, the latest search info,
+/// and the fair time the move has cost so far (see [`stopwatch`]).
+#[derive(Debug)]
 pub struct Control {
     /// Set to ask the brain to answer now.
     pub stop: AtomicBool,
     /// The brain's latest search report.
     pub info: Mutex<Option<SearchInfo>>,
+    /// Started by the seat's thread when it takes a request: the time of a brain that thinks on
+    /// that thread.
+    watch: Mutex<Option<ThreadStopwatch>>,
+    /// The time charged so far as the brain itself measures it (a worker), in nanoseconds;
+    /// `NOT_MEASURED` when it does not.
+    measured: AtomicU64,
+}
+
+const NOT_MEASURED: u64 = u64::MAX;
+
+impl Default for Control {
+    fn default() -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            info: Mutex::new(None),
+            watch: Mutex::new(None),
+            measured: AtomicU64::new(NOT_MEASURED),
+        }
+    }
 }
 
 impl Control {
+    /// Records the time the current move has cost so far, for a brain that measures its own
+    /// (a worker, whose thinking happens in another process): it replaces the seat thread's.
+    pub fn charge(&self, used: Duration) {
+        let nanos = u64::try_from(used.as_nanos()).unwrap_or(NOT_MEASURED - 1);
+        self.measured
+            .store(nanos.min(NOT_MEASURED - 1), Ordering::Relaxed);
+    }
+
+    /// The fair time the current move has cost so far: zero until the request reached the
+    /// brain's thread.
+    #[must_use]
+    pub fn charged(&self) -> Duration {
+        match self.measured.load(Ordering::Relaxed) {
+            NOT_MEASURED => self
+                .watch
+                .lock()
+                .ok()
+                .and_then(|watch| watch.map(|w| w.elapsed()))
+                .unwrap_or(Duration::ZERO),
+            nanos => Duration::from_nanos(nanos),
+        }
+    }
+
+    /// Forgets the last move's time (a new request is on its way).
+    fn reset_time(&self) {
+        self.measured.store(NOT_MEASURED, Ordering::Relaxed);
+        if let Ok(mut watch) = self.watch.lock() {
+            *watch = None;
+        }
+    }
+
+    /// Starts the clock of a request that has just reached the brain's thread.
+    fn start_time(&self) {
+        if let Ok(mut watch) = self.watch.lock() {
+            *watch = Some(ThreadStopwatch::start());
+        }
+    }
+
     /// Records a search report (keeps only the latest).
     pub fn report(&self, info: SearchInfo) {
         if let Ok(mut slot) = self.info.lock() {
@@ -180,8 +241,10 @@ pub struct Seat<G: Game> {
     jobs: Option<Sender<(u64, Box<Request<G>>)>>,
     /// Answers tagged with their request's number: one to an earlier request (abandoned, or
     /// overtaken) is never taken for the current one.
-    answers: Receiver<(u64, Answer)>,
+    answers: Receiver<(u64, Answer, Duration)>,
     current: u64,
+    /// The fair time the last answer cost.
+    used: Option<Duration>,
     thread: Option<thread::JoinHandle<()>>,
     /// Closed by the thread once it has dropped its brain: what dropping the seat waits for.
     brain_dropped: Receiver<()>,
@@ -221,6 +284,8 @@ impl<G: Game> Seat<G> {
             .name(format!("seat {}", name.replace('\0', "")))
             .spawn(move || {
                 while let Ok((number, request)) = job_rx.recv() {
+                    // The clock starts when the request reaches this thread, not when it was sent.
+                    thread_control.start_time();
                     let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         brain.choose(&request, &thread_control)
                     }))
@@ -232,7 +297,10 @@ impl<G: Game> Seat<G> {
                             .unwrap_or_else(|| "unknown panic".to_owned());
                         Err(SeatFailure::Panic(message))
                     });
-                    if answer_tx.send((number, answer)).is_err() {
+                    // Frozen now: waiting for the next request is not this move's time.
+                    let used = thread_control.charged();
+                    thread_control.charge(used);
+                    if answer_tx.send((number, answer, used)).is_err() {
                         break;
                     }
                 }
@@ -251,6 +319,7 @@ impl<G: Game> Seat<G> {
             jobs,
             answers: answer_rx,
             current: 0,
+            used: None,
             thread,
             brain_dropped,
             control,
@@ -276,6 +345,8 @@ impl<G: Game> Seat<G> {
     /// Sends a request; the answer is collected with [`Seat::poll`] or [`Seat::wait`].
     pub fn request(&mut self, request: Request<G>) {
         self.control.stop.store(false, Ordering::Relaxed);
+        self.control.reset_time();
+        self.used = None;
         if let Ok(mut info) = self.control.info.lock() {
             *info = None;
         }
@@ -304,9 +375,10 @@ impl<G: Game> Seat<G> {
         }
         loop {
             match self.answers.try_recv() {
-                Ok((number, _)) if number != self.current => {}
-                Ok((_, answer)) => {
+                Ok((number, _, _)) if number != self.current => {}
+                Ok((_, answer, used)) => {
                     self.thinking = false;
+                    self.used = Some(used);
                     return Some(answer);
                 }
                 Err(mpsc::TryRecvError::Empty) => return None,
@@ -320,9 +392,9 @@ impl<G: Game> Seat<G> {
     }
 
     /// The current request's answer, skipping stale ones, until `deadline` (`None`: no limit).
-    fn receive(&self, deadline: Option<Instant>) -> Result<Answer, RecvTimeoutError> {
+    fn receive(&mut self, deadline: Option<Instant>) -> Result<Answer, RecvTimeoutError> {
         loop {
-            let (number, answer) = match deadline {
+            let (number, answer, used) = match deadline {
                 Some(deadline) => self
                     .answers
                     .recv_timeout(deadline.saturating_duration_since(Instant::now()))?,
@@ -332,44 +404,65 @@ impl<G: Game> Seat<G> {
                     .map_err(|_| RecvTimeoutError::Disconnected)?,
             };
             if number == self.current {
+                self.used = Some(used);
                 return Ok(answer);
             }
         }
     }
 
-    /// Waits for the answer for at most `timeout` (`None`: without limit). Shortly before the time
-    /// runs out the brain is asked to stop; when it has run out the seat is abandoned: it answers
-    /// no further requests.
-    pub fn wait(&mut self, timeout: Option<Duration>) -> Wait {
+    /// The fair time the last answer cost (see [`stopwatch`]); `None` before the first.
+    pub fn used(&self) -> Option<Duration> {
+        self.used
+    }
+
+    /// The fair time the current request has cost so far.
+    pub fn charged(&self) -> Duration {
+        self.control.charged()
+    }
+
+    /// Waits for the answer while the move has cost at most `limit` and `margin` more, in fair
+    /// time (`None`: without limit). Shortly before `limit` the brain is asked to stop; past
+    /// `limit + margin` (or, whatever the fair time says, [`wall_cap`] of wall time) the seat is
+    /// abandoned: it answers no further requests.
+    pub fn wait(&mut self, limit: Option<Duration>, margin: Duration) -> Wait {
         if !self.thinking {
             return Wait::Answered(self.dead());
         }
-        let received = match timeout {
-            Some(timeout) => {
-                // Ask the brain to stop a little before the time is up, so that one that honours
-                // the stop signal still answers in time.
-                let start = Instant::now();
-                let grace = (timeout / 20).min(Duration::from_millis(50));
-                match self.receive(Some(start + (timeout - grace))) {
-                    Err(RecvTimeoutError::Timeout) => {
-                        self.stop();
-                        self.receive(Some(start + timeout))
-                    }
-                    received => received,
-                }
-            }
-            None => self.receive(None),
+        let Some(limit) = limit else {
+            let received = self.receive(None);
+            return self.received(received);
         };
-        self.thinking = false;
-        match received {
-            Ok(answer) => Wait::Answered(answer),
-            Err(RecvTimeoutError::Timeout) => {
+        let started = Instant::now();
+        // Ask the brain to stop a little before the time is up, so that one that honours the
+        // stop signal still answers in time.
+        let grace = (limit / 20).min(Duration::from_millis(50));
+        let give_up = limit.saturating_add(margin);
+        let cap = wall_cap(give_up);
+        loop {
+            match self.receive(Some(Instant::now() + WAIT_STEP)) {
+                Err(RecvTimeoutError::Timeout) => {}
+                received => return self.received(received),
+            }
+            let used = self.control.charged();
+            if used + grace >= limit {
+                self.stop();
+            }
+            if used > give_up || started.elapsed() > cap {
+                self.thinking = false;
                 self.stop();
                 // A late answer must not be taken for the next request's.
                 self.jobs = None;
-                Wait::TimedOut
+                self.used = Some(used.max(give_up));
+                return Wait::TimedOut;
             }
-            Err(RecvTimeoutError::Disconnected) => {
+        }
+    }
+
+    fn received(&mut self, received: Result<Answer, RecvTimeoutError>) -> Wait {
+        self.thinking = false;
+        match received {
+            Ok(answer) => Wait::Answered(answer),
+            Err(_) => {
                 self.jobs = None;
                 Wait::Answered(self.dead())
             }
@@ -405,6 +498,19 @@ impl<G: Game> Drop for Seat<G> {
 
 /// How long dropping a seat waits for its brain to finish and be dropped.
 const SEAT_SHUTDOWN: Duration = Duration::from_secs(2);
+
+/// How often a waiting seat looks at the time its brain has used.
+const WAIT_STEP: Duration = Duration::from_millis(2);
+
+/// The wall time after which a seat is given up whatever its fair time: eight times the limit
+/// and ten seconds more (only a machine stalled for that long, or a clock that cannot be read,
+/// gets there).
+#[must_use]
+pub fn wall_cap(limit: Duration) -> Duration {
+    limit
+        .saturating_mul(8)
+        .saturating_add(Duration::from_secs(10))
+}
 
 /// The clocks of a request as the SDK's wire type, from milliseconds (`None`: untimed).
 #[must_use]
@@ -472,7 +578,7 @@ mod tests {
             clocks: clocks(Some(400), Some(400), 0),
         });
         assert_eq!(
-            seat.wait(Some(Duration::from_millis(400))),
+            seat.wait(Some(Duration::from_millis(400)), Duration::ZERO),
             Wait::Answered(Ok("b6".to_owned()))
         );
     }
@@ -508,7 +614,10 @@ mod tests {
         // The first request is overtaken (an undo, say) before it answers.
         ask(&mut seat, "first", 100);
         ask(&mut seat, "second", 0);
-        assert_eq!(seat.wait(None), Wait::Answered(Ok("second".to_owned())));
+        assert_eq!(
+            seat.wait(None, Duration::ZERO),
+            Wait::Answered(Ok("second".to_owned()))
+        );
         ask(&mut seat, "third", 0);
         let until = Instant::now() + Duration::from_secs(5);
         let answer = loop {

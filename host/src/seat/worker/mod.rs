@@ -7,24 +7,26 @@
 //! too when the seat is dropped, and the kernel kills the worker if the host dies.
 
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use tavola_sdk::{Color, Game};
 
 use super::plugin::LoadError;
+use super::stopwatch::{ProcessProbe, ProcessSample};
 use super::{Answer, Brain, Control, Request, SeatFailure};
 use protocol::{encode, FromWorker, ToWorker, PROTOCOL_VERSION};
 
-#[cfg(target_os = "linux")]
-mod landlock;
 pub mod protocol;
+#[cfg(target_os = "linux")]
+pub mod sandbox;
 pub mod serve;
 
 /// The process groups of the running workers, for the signal handler (0: a free slot).
@@ -147,9 +149,39 @@ pub struct WorkerBrain {
     _scratch: Scratch,
     child: Child,
     stdin: ChildStdin,
-    messages: Receiver<FromWorker>,
+    messages: Receiver<Event>,
     status: Option<ExitStatus>,
+    /// The bot's own process (inside the worker's PID namespace, the worker's grandchild), read
+    /// for fair time; set once the bot said hello.
+    probe: Arc<OnceLock<ProcessProbe>>,
+    /// Set when the bot's output says an allocation failed.
+    out_of_memory: Arc<AtomicBool>,
+    /// The largest address space seen of the bot's process, in bytes.
+    peak_memory: u64,
+    /// The address-space limit, in bytes.
+    memory_limit: Option<u64>,
+    /// Why the protocol broke, when the host stopped reading it (a line too long, not UTF-8).
+    broken: Option<String>,
 }
+
+/// What the reader thread passes on: a message with the moment it arrived, or why the
+/// protocol broke.
+enum Event {
+    Message(FromWorker, Stamp),
+    Broken(String),
+}
+
+/// When a message arrived, as fair time needs it: the moment it was written (the reading
+/// thread's own wait for a core taken off), and the bot's counters then.
+#[derive(Debug, Clone, Copy)]
+struct Stamp {
+    at: Instant,
+    bot: Option<ProcessSample>,
+}
+
+/// The longest protocol line the host reads (an answer is a few bytes; a search report a few
+/// hundred): a worker that sends a longer one loses.
+pub const MAX_LINE: usize = 1 << 20;
 
 impl fmt::Debug for WorkerBrain {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -203,6 +235,11 @@ impl WorkerBrain {
             .arg(&scratch.0)
             .arg("--log-level")
             .arg((log::max_level() as u8).to_string())
+            // Nothing of the user's environment (tokens, paths, ...) reaches the bot.
+            .env_clear()
+            .env("HOME", &scratch.0)
+            .env("TMPDIR", &scratch.0)
+            .env("PATH", "/usr/bin:/bin")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
@@ -227,27 +264,11 @@ impl WorkerBrain {
         };
         let (sender, messages) = mpsc::channel();
         let label = path.display().to_string();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                match serde_json::from_str::<FromWorker>(&line) {
-                    Ok(FromWorker::Output { stream, line }) => {
-                        log::info!(target: "bot", "[{label} {stream}] {line}");
-                    }
-                    Ok(FromWorker::Log {
-                        level,
-                        target,
-                        message,
-                    }) => super::plugin::log_bot_record(level, &target, &message),
-                    Ok(message) => {
-                        if sender.send(message).is_err() {
-                            break;
-                        }
-                    }
-                    Err(_) => log::warn!("worker for {label} sent a bad line: {line:?}"),
-                }
-            }
-        });
+        let probe: Arc<OnceLock<ProcessProbe>> = Arc::new(OnceLock::new());
+        let out_of_memory = Arc::new(AtomicBool::new(false));
+        let reader_probe = Arc::clone(&probe);
+        let reader_oom = Arc::clone(&out_of_memory);
+        thread::spawn(move || read_worker(stdout, &label, &sender, &reader_probe, &reader_oom));
         let mut brain = WorkerBrain {
             name: String::new(),
             path: path.clone(),
@@ -256,6 +277,11 @@ impl WorkerBrain {
             stdin,
             messages,
             status: None,
+            probe,
+            out_of_memory,
+            peak_memory: 0,
+            memory_limit: options.memory,
+            broken: None,
         };
         let deadline = Instant::now() + options.startup_timeout;
         let bot = match brain.receive_until(deadline) {
@@ -282,6 +308,8 @@ impl WorkerBrain {
             None => return Err(failed(brain.silence(options.startup_timeout))),
         };
         brain.name.clone_from(&bot.name);
+        let bot_pid = brain.bot_pid();
+        let _ = brain.probe.set(ProcessProbe::new(bot_pid));
         brain.send(&ToWorker::NewPlayer {
             game: game.to_owned(),
             variant: variant.to_owned(),
@@ -297,8 +325,12 @@ impl WorkerBrain {
         }
     }
 
-    /// Why the worker said nothing: it died, or it is still busy.
+    /// Why the worker said nothing: it broke the protocol, died, or is still busy.
     fn silence(&mut self, timeout: Duration) -> String {
+        if let Some(why) = self.broken.take() {
+            self.kill();
+            return why;
+        }
         match self.exit_status() {
             Some(status) => format!("the worker {}", describe_exit(status)),
             None => format!("the bot did not start within {} s", timeout.as_secs_f64()),
@@ -318,7 +350,23 @@ impl WorkerBrain {
     /// The next message, or `None` if the deadline passes or the worker is gone.
     fn receive_until(&mut self, deadline: Instant) -> Option<FromWorker> {
         let left = deadline.saturating_duration_since(Instant::now());
-        self.messages.recv_timeout(left).ok()
+        match self.messages.recv_timeout(left).ok()? {
+            Event::Message(message, _) => Some(message),
+            Event::Broken(why) => {
+                self.broken = Some(why);
+                None
+            }
+        }
+    }
+
+    /// The process the bot runs in: the worker's grandchild when it made its own PID namespace
+    /// (keeper, init, bot), else the worker itself.
+    fn bot_pid(&self) -> i32 {
+        let worker = i32::try_from(self.child.id()).unwrap_or(0);
+        let Some(init) = child_of(worker) else {
+            return worker;
+        };
+        child_of(init).unwrap_or(init)
     }
 
     /// Kills the worker's whole process group and reaps the worker.
@@ -367,14 +415,51 @@ impl WorkerBrain {
     }
 
     fn crashed(&mut self) -> SeatFailure {
+        if let Some(why) = self.broken.take() {
+            self.kill();
+            return SeatFailure::Crash(why);
+        }
         let what = match self.exit_status() {
-            Some(status) => describe_exit(status),
+            Some(status) => self.describe_death(status),
             None => {
                 self.kill();
                 "stopped answering".to_owned()
             }
         };
         SeatFailure::Crash(what)
+    }
+
+    /// How the worker died, naming the memory limit when that is what it ran into: an
+    /// allocation failed (as the bot's output said), or its address space had come near the
+    /// limit before it died of a signal that running out of memory gives.
+    fn describe_death(&self, status: ExitStatus) -> String {
+        let what = describe_exit(status);
+        let Some(limit) = self.memory_limit else {
+            return what;
+        };
+        let by_memory_signal = matches!(
+            status.signal(),
+            Some(libc::SIGABRT | libc::SIGSEGV | libc::SIGBUS | libc::SIGKILL)
+        );
+        let near_limit = self.peak_memory >= limit / 10 * 9;
+        if by_memory_signal && (self.out_of_memory.load(Ordering::Relaxed) || near_limit) {
+            format!(
+                "exceeded its memory limit of {} MiB (it {what})",
+                limit >> 20
+            )
+        } else {
+            what
+        }
+    }
+
+    /// Notes the bot's address space, for [`WorkerBrain::describe_death`].
+    fn sample_memory(&mut self) {
+        if self.memory_limit.is_none() {
+            return;
+        }
+        if let Some(bytes) = self.probe.get().and_then(ProcessProbe::address_space) {
+            self.peak_memory = self.peak_memory.max(bytes);
+        }
     }
 }
 
@@ -388,47 +473,214 @@ impl<G: Game> Brain<G> for WorkerBrain {
             moves: request.moves_text.clone(),
             clocks: request.clocks.into(),
         });
+        // The move's clock: from the moment the request is in the bot's pipe, in fair time.
+        let sent = Instant::now();
+        let probe_cell = Arc::clone(&self.probe);
+        let probe = probe_cell.get();
+        let at_start = probe.map(ProcessProbe::sample);
+        let charge = |at: Instant, now: Option<ProcessSample>| -> Duration {
+            let wall = at.saturating_duration_since(sent);
+            match (probe, at_start, now) {
+                (Some(probe), Some(from), Some(to)) => probe.charge(wall, from, to),
+                _ => wall,
+            }
+        };
+        control.charge(Duration::ZERO);
         let clocks = request.clocks;
         let limit = clocks
             .movetime_ms
             .into_option()
-            .or(clocks.own_ms.into_option());
-        let mut kill_at = limit.map(|ms| Instant::now() + Duration::from_millis(ms) + KILL_MARGIN);
+            .or(clocks.own_ms.into_option())
+            .map(Duration::from_millis);
+        let mut kill_after = limit.map(|limit| limit + KILL_MARGIN);
+        let wall_limit = kill_after.map(super::wall_cap);
         let mut stop_sent = false;
         loop {
+            let used = charge(Instant::now(), probe.map(ProcessProbe::sample));
+            control.charge(used);
             if control.stop_requested() && !stop_sent {
                 self.send(&ToWorker::Stop);
                 stop_sent = true;
-                let grace = Instant::now() + KILL_MARGIN;
-                kill_at = Some(kill_at.map_or(grace, |k| k.min(grace)));
+                let grace = used + KILL_MARGIN;
+                kill_after = Some(kill_after.map_or(grace, |k| k.min(grace)));
             }
-            if kill_at.is_some_and(|k| Instant::now() >= k) {
+            if kill_after.is_some_and(|k| used >= k)
+                || wall_limit.is_some_and(|w| sent.elapsed() >= w)
+            {
                 self.kill();
                 return Err(SeatFailure::Crash(
                     "killed: did not answer in time or after a stop".to_owned(),
                 ));
             }
-            match self.messages.recv_timeout(Duration::from_millis(10)) {
-                Ok(FromWorker::Info { info }) => control.report(info.into()),
-                Ok(FromWorker::Move { text }) => return Ok(text),
-                Ok(FromWorker::Failure { panicked, message }) => {
+            self.sample_memory();
+            match self.messages.recv_timeout(Duration::from_millis(5)) {
+                Ok(Event::Message(FromWorker::Info { info }, _)) => control.report(info.into()),
+                Ok(Event::Message(FromWorker::Move { text }, stamp)) => {
+                    control.charge(charge(stamp.at, stamp.bot));
+                    return Ok(text);
+                }
+                Ok(Event::Message(FromWorker::Failure { panicked, message }, stamp)) => {
+                    control.charge(charge(stamp.at, stamp.bot));
                     return Err(if panicked {
                         SeatFailure::Panic(message)
                     } else {
                         SeatFailure::Error(message)
-                    })
+                    });
                 }
-                Ok(other) => {
+                Ok(Event::Message(other, _)) => {
                     self.kill();
                     return Err(SeatFailure::Crash(format!(
                         "the worker broke the protocol: {other:?}"
                     )));
+                }
+                Ok(Event::Broken(why)) => {
+                    self.broken = Some(why);
+                    return Err(self.crashed());
                 }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => return Err(self.crashed()),
             }
         }
     }
+}
+
+/// The host's side of a worker's stdout: reads its lines (at most [`MAX_LINE`] bytes each, in
+/// UTF-8), logs what the bot printed and logged, stamps the rest with the moment it arrived and
+/// passes it on. Ends when the worker closes its end or breaks the protocol.
+fn read_worker(
+    stdout: impl Read,
+    label: &str,
+    sender: &mpsc::Sender<Event>,
+    probe: &OnceLock<ProcessProbe>,
+    out_of_memory: &AtomicBool,
+) {
+    let mut reader = BufReader::new(stdout);
+    let mut line = Vec::new();
+    let mut own_delay = super::stopwatch::own_run_delay();
+    loop {
+        line.clear();
+        let read = read_line_capped(&mut reader, &mut line, MAX_LINE);
+        // The time this thread waited for a core before it could read the line is the host's,
+        // not the bot's: the line was there that much earlier.
+        let now = Instant::now();
+        let delay = super::stopwatch::own_run_delay();
+        let late = Duration::from_nanos(delay.saturating_sub(own_delay));
+        let stamp = Stamp {
+            at: now.checked_sub(late).unwrap_or(now),
+            bot: probe.get().map(ProcessProbe::sample),
+        };
+        match read {
+            Ok(Line::Whole) => {}
+            Ok(Line::End) | Err(_) => return,
+            Ok(Line::TooLong) => {
+                let _ = sender.send(Event::Broken(format!(
+                    "sent a protocol line longer than {} MiB",
+                    MAX_LINE >> 20
+                )));
+                return;
+            }
+        }
+        let Ok(text) = std::str::from_utf8(&line) else {
+            let _ = sender.send(Event::Broken(
+                "sent a protocol line that is not UTF-8".to_owned(),
+            ));
+            return;
+        };
+        match serde_json::from_str::<FromWorker>(text) {
+            Ok(FromWorker::Output { stream, line }) => {
+                if line.contains("memory allocation of")
+                    || line.contains("bad_alloc")
+                    || line.contains("out of memory")
+                {
+                    out_of_memory.store(true, Ordering::Relaxed);
+                }
+                log::info!(target: "bot", "[{label} {stream}] {line}");
+            }
+            Ok(FromWorker::Log {
+                level,
+                target,
+                message,
+            }) => super::plugin::log_bot_record(level, &target, &message),
+            Ok(message) => {
+                if sender.send(Event::Message(message, stamp)).is_err() {
+                    return;
+                }
+            }
+            Err(_) => log::warn!("worker for {label} sent a bad line: {:?}", clip(text, 200)),
+        }
+        // Measured from here, where this thread goes back to wait for the next line.
+        own_delay = super::stopwatch::own_run_delay();
+    }
+}
+
+/// How a capped line read ended.
+#[derive(Debug, PartialEq, Eq)]
+enum Line {
+    /// A line (its newline taken off), or the last bytes before the end.
+    Whole,
+    /// The end of the stream, with nothing read.
+    End,
+    /// More than the cap without a newline: the reader stops there.
+    TooLong,
+}
+
+/// Reads one line into `line` (without its newline), refusing to hold more than `cap` bytes.
+fn read_line_capped(
+    reader: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    cap: usize,
+) -> std::io::Result<Line> {
+    loop {
+        let buffer = match reader.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buffer.is_empty() {
+            return Ok(if line.is_empty() {
+                Line::End
+            } else {
+                Line::Whole
+            });
+        }
+        let (taken, done) = match buffer.iter().position(|&b| b == b'\n') {
+            Some(end) => (end, true),
+            None => (buffer.len(), false),
+        };
+        if line.len() + taken > cap {
+            return Ok(Line::TooLong);
+        }
+        line.extend_from_slice(&buffer[..taken]);
+        reader.consume(if done { taken + 1 } else { taken });
+        if done {
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            return Ok(Line::Whole);
+        }
+    }
+}
+
+/// At most `max` characters of `text`, marked when cut.
+fn clip(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text.to_owned(),
+    }
+}
+
+/// The first child of process `parent` found in `/proc` (a worker's keeper has one, the init;
+/// the init one, the bot, which can start no process of its own).
+fn child_of(parent: i32) -> Option<i32> {
+    let entries = std::fs::read_dir("/proc").ok()?;
+    entries.flatten().find_map(|entry| {
+        let pid: i32 = entry.file_name().to_str()?.parse().ok()?;
+        let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+        // The parent's id is the second field after the command's closing parenthesis.
+        let after = &stat[stat.rfind(')')? + 1..];
+        let ppid: i32 = after.split_whitespace().nth(1)?.parse().ok()?;
+        (ppid == parent).then_some(pid)
+    })
 }
 
 impl Drop for WorkerBrain {
@@ -529,7 +781,9 @@ pub fn describe_exit(status: ExitStatus) -> String {
 fn confine(host: u32, (memory, cpu_seconds): (Option<u64>, Option<u64>)) -> std::io::Result<()> {
     // SAFETY: async-signal-safe calls only, on this process.
     unsafe {
-        if libc::setpgid(0, 0) != 0 {
+        // A session of its own: a process group the host kills as one, and no controlling
+        // terminal to open as /dev/tty.
+        if libc::setsid() < 0 {
             return Err(std::io::Error::last_os_error());
         }
         // The kernel kills the worker when the host dies, even by SIGKILL.
@@ -556,76 +810,5 @@ fn confine(host: u32, (memory, cpu_seconds): (Option<u64>, Option<u64>)) -> std:
             set(libc::RLIMIT_CPU, seconds);
         }
     }
-    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
-    sandbox::forbid_processes_and_network()?;
     Ok(())
-}
-
-/// A seccomp filter for the worker: threads yes, new processes and network sockets no.
-#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
-mod sandbox {
-    const AUDIT_ARCH_X86_64: u32 = 0xC000_003E;
-    const X32_SYSCALL_BIT: u32 = 0x4000_0000;
-    const LD_W_ABS: u16 = 0x20; // BPF_LD | BPF_W | BPF_ABS
-    const JEQ_K: u16 = 0x15; // BPF_JMP | BPF_JEQ | BPF_K
-    const JGE_K: u16 = 0x35; // BPF_JMP | BPF_JGE | BPF_K
-    const JSET_K: u16 = 0x45; // BPF_JMP | BPF_JSET | BPF_K
-    const RET_K: u16 = 0x06; // BPF_RET | BPF_K
-    const ARCH: u32 = 4; // offsets in struct seccomp_data
-    const NR: u32 = 0;
-    const ARG0: u32 = 16; // the low half of args[0] (little-endian)
-
-    const fn op(code: u16, k: u32, jt: u8, jf: u8) -> libc::sock_filter {
-        libc::sock_filter { code, jt, jf, k }
-    }
-
-    /// Installs the filter on this process (inherited across exec): `fork`, `vfork` and `clone`
-    /// without `CLONE_THREAD` fail with EPERM, `clone3` with ENOSYS (so that the C library falls
-    /// back to `clone` for threads), `socket` for anything but Unix sockets with EPERM.
-    pub(super) fn forbid_processes_and_network() -> std::io::Result<()> {
-        const ALLOW: u32 = libc::SECCOMP_RET_ALLOW;
-        const EPERM: u32 = libc::SECCOMP_RET_ERRNO | libc::EPERM as u32;
-        const ENOSYS: u32 = libc::SECCOMP_RET_ERRNO | libc::ENOSYS as u32;
-        const KILL: u32 = 0x8000_0000; // SECCOMP_RET_KILL_PROCESS
-                                       // Jumps are relative to the next instruction; the targets' indices are in the comments.
-        let mut program = [
-            op(LD_W_ABS, ARCH, 0, 0),                    // 0
-            op(JEQ_K, AUDIT_ARCH_X86_64, 1, 0),          // 1: -> 3
-            op(RET_K, KILL, 0, 0),                       // 2
-            op(LD_W_ABS, NR, 0, 0),                      // 3
-            op(JGE_K, X32_SYSCALL_BIT, 11, 0),           // 4: -> 16
-            op(JEQ_K, libc::SYS_fork as u32, 10, 0),     // 5: -> 16
-            op(JEQ_K, libc::SYS_vfork as u32, 9, 0),     // 6: -> 16
-            op(JEQ_K, libc::SYS_clone3 as u32, 9, 0),    // 7: -> 17
-            op(JEQ_K, libc::SYS_clone as u32, 2, 0),     // 8: -> 11
-            op(JEQ_K, libc::SYS_socket as u32, 3, 0),    // 9: -> 13
-            op(RET_K, ALLOW, 0, 0),                      // 10
-            op(LD_W_ABS, ARG0, 0, 0),                    // 11: clone's flags
-            op(JSET_K, libc::CLONE_THREAD as u32, 2, 3), // 12: -> 15, else 16
-            op(LD_W_ABS, ARG0, 0, 0),                    // 13: socket's domain
-            op(JEQ_K, libc::AF_UNIX as u32, 0, 1),       // 14: -> 15, else 16
-            op(RET_K, ALLOW, 0, 0),                      // 15
-            op(RET_K, EPERM, 0, 0),                      // 16
-            op(RET_K, ENOSYS, 0, 0),                     // 17
-        ];
-        let filter = libc::sock_fprog {
-            len: program.len() as libc::c_ushort,
-            filter: program.as_mut_ptr(),
-        };
-        // SAFETY: `filter` points to a valid program that outlives the call (the kernel copies it).
-        let installed = unsafe {
-            libc::prctl(
-                libc::PR_SET_SECCOMP,
-                libc::SECCOMP_MODE_FILTER,
-                &filter as *const libc::sock_fprog as libc::c_ulong,
-                0,
-                0,
-            )
-        };
-        if installed == 0 {
-            Ok(())
-        } else {
-            Err(std::io::Error::last_os_error())
-        }
-    }
 }

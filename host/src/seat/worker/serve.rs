@@ -36,6 +36,21 @@ impl Channel {
 
 /// Runs the worker until the host says `quit` or closes its end. Returns the process exit code.
 pub fn serve(library: &Path, scratch: Option<&Path>, log_level: u8) -> i32 {
+    // Found before the working folder changes (the host passes it whole already).
+    let library = &library
+        .canonicalize()
+        .unwrap_or_else(|_| library.to_owned());
+    // The sandbox first, while this process has one thread (namespaces and Landlock need it):
+    // nothing of the plugin has run yet.
+    #[cfg(target_os = "linux")]
+    let mut layers = super::sandbox::enter_namespaces().layers;
+    if let Some(scratch) = scratch {
+        if let Err(e) = std::env::set_current_dir(scratch) {
+            return refuse_early(&format!("cannot enter {}: {e}", scratch.display()));
+        }
+    }
+    #[cfg(target_os = "linux")]
+    super::sandbox::confine(scratch.unwrap_or(Path::new("/nonexistent")), &mut layers);
     let channel = match redirect_output() {
         Ok(channel) => channel,
         Err(e) => {
@@ -46,14 +61,8 @@ pub fn serve(library: &Path, scratch: Option<&Path>, log_level: u8) -> i32 {
     if log::set_boxed_logger(Box::new(ForwardLog(channel.clone()))).is_ok() {
         log::set_max_level(tavola_sdk::abi::level_filter(log_level));
     }
-    if let Some(scratch) = scratch {
-        if let Err(e) = confine_writes(scratch) {
-            channel.send(&FromWorker::LoadError {
-                message: format!("cannot confine the bot to {}: {e}", scratch.display()),
-            });
-            return 1;
-        }
-    }
+    #[cfg(target_os = "linux")]
+    layers.log();
     let library = match Library::load(library) {
         Ok(library) => library,
         Err(e) => {
@@ -187,14 +196,16 @@ impl log::Log for ForwardLog {
     fn flush(&self) {}
 }
 
-/// Makes `scratch` the working folder and, where the kernel can, the only place the bot may write.
-fn confine_writes(scratch: &Path) -> io::Result<()> {
-    std::env::set_current_dir(scratch)?;
-    #[cfg(target_os = "linux")]
-    if super::landlock::restrict_writes_to(scratch)? == super::landlock::Outcome::Unsupported {
-        log::info!("no Landlock in this kernel: the bot may write anywhere it has permission");
-    }
-    Ok(())
+/// Tells the host why the worker cannot start, on the protocol's descriptor (before the
+/// plugin's output is redirected away from it).
+fn refuse_early(message: &str) -> i32 {
+    let mut line = encode(&FromWorker::LoadError {
+        message: message.to_owned(),
+    });
+    line.push('\n');
+    let _ = io::stdout().write_all(line.as_bytes());
+    let _ = io::stdout().flush();
+    1
 }
 
 /// Moves the protocol to a duplicate of stdout, then points stdout and stderr (the plugin's) at
