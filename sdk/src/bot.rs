@@ -15,7 +15,8 @@ use crate::{Color, Game};
 ///
 /// The host creates one bot per game and colour ([`Bot::new`]), then calls
 /// [`Bot::choose_move`] each time it is the bot's turn, from one thread at a time. A panic inside
-/// either is caught and loses the game with reason "panic"; the host goes on.
+/// either is caught and loses the game with reason "panic"; the host goes on. A panic in the bot's
+/// `Drop` (when the host is done with it) is caught as well, and logged as a warning.
 pub trait Bot: Sized + Send + 'static {
     /// The game this bot plays, for example [`crate::games::ataxx::Ataxx`].
     type Game: Game;

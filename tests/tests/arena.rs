@@ -940,3 +940,71 @@ fn a_resumed_run_keeps_its_own_settings_and_finished_games() {
     missing.assert_one_line_error(1, &["nothing.jsonl"]);
     assert!(!dir.path().join("nothing.jsonl").exists());
 }
+
+#[test]
+fn a_results_line_that_does_not_replay_is_refused_and_nothing_is_lost() {
+    let dir = TempDir::new("arena-resume-checked");
+    quick(
+        dir.path(),
+        &["--games", "2", "--results", "r.jsonl", "random", "random"],
+    )
+    .assert_code(0);
+    let results = dir.path().join("r.jsonl");
+    let pgn = dir.path().join("r.pgn");
+    let records_before = std::fs::read(&pgn).unwrap();
+    let original = std::fs::read_to_string(&results).unwrap();
+    let lines: Vec<&str> = original.lines().collect();
+    assert_eq!(lines.len(), 3, "the settings and two games\n{original}");
+    let resume = || {
+        tavola_tests::tavola_in(
+            dir.path(),
+            words("match --resume r.jsonl --in-process --concurrency 1"),
+        )
+    };
+    // As it was written: it replays, and there is nothing left to play.
+    let again = resume();
+    again.assert_code(0);
+    assert!(again.stderr.contains("2 games (0 to play)"), "{again}");
+    assert_eq!(std::fs::read_to_string(&results).unwrap(), original);
+
+    // Line 3 (the second game) edited, `edit` given its JSON; a torn line after it, as a kill
+    // leaves, which a refusal must not cut either.
+    let refused = |edit: &dyn Fn(&mut serde_json::Value), needles: &[&str]| {
+        let mut game: serde_json::Value = serde_json::from_str(lines[2]).unwrap();
+        edit(&mut game);
+        let text = format!("{}\n{}\n{game}\n{{\"index\":2,\"pa", lines[0], lines[1]);
+        std::fs::write(&results, &text).unwrap();
+        resume().assert_one_line_error(1, needles);
+        assert_eq!(std::fs::read_to_string(&results).unwrap(), text);
+        assert_eq!(std::fs::read(&pgn).unwrap(), records_before);
+    };
+    refused(
+        &|game| game["result"] = "banana".into(),
+        &["r.jsonl:3: result \"banana\" is not 1-0, 0-1 or 1/2-1/2"],
+    );
+    let moves: Vec<String> = serde_json::from_str::<serde_json::Value>(lines[2]).unwrap()["moves"]
+        .as_str()
+        .unwrap()
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect();
+    let last = moves.len();
+    refused(
+        &|game| {
+            let mut edited = moves.clone();
+            edited[last - 1] = "zz".to_owned();
+            game["moves"] = edited.join(" ").into();
+        },
+        &[&format!(
+            "r.jsonl:3: move {last} \"zz\" is not a move of this position"
+        )],
+    );
+    refused(
+        &|game| game["plies"] = (last + 1).into(),
+        &["r.jsonl:3: plies", "moves played"],
+    );
+    refused(
+        &|game| game["white_player"] = 7.into(),
+        &["r.jsonl:3: white_player 7 is not one of the run's 2 players"],
+    );
+}

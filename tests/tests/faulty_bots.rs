@@ -100,3 +100,53 @@ fn the_faulty_bot_in_legal_mode_plays_a_whole_game() {
         .assert_code(0)
         .assert_stdout_contains("Termination: normal");
 }
+
+#[test]
+fn a_panic_in_the_bots_drop_does_not_abort_the_host_in_process() {
+    // The bot is dropped in the host's own process: through abi_stable's `extern "C"` destructor,
+    // a panic that unwound out of it would abort the host.
+    // Untimed: the game ends by the rules, whatever the machine's speed.
+    let output = faulty_game("panic-drop", true, &["--in-process", "-t", "0"]);
+    output
+        .assert_code(0)
+        .assert_stdout_contains("Termination: normal")
+        .assert_no_panic_on_stdout();
+    assert!(
+        output
+            .stderr
+            .contains("the bot panicked while being dropped: faulty-bot panics in Drop"),
+        "the panic is logged as a warning\n{output}"
+    );
+
+    // A match drops a bot after every game (and the one that told its name before the first).
+    let dir = tavola_tests::TempDir::new("faulty-drop-match");
+    let results = dir.path().join("results.jsonl");
+    let faulty = format!("{}:mode=panic-drop", artifacts().faulty_bot.display());
+    let output = tavola([
+        "match",
+        "--game",
+        "ataxx",
+        "--games",
+        "2",
+        "--tc",
+        "0",
+        "--concurrency",
+        "1",
+        "--seed",
+        "1",
+        "--in-process",
+        "--results",
+        results.to_str().unwrap(),
+        faulty.as_str(),
+        "random",
+    ]);
+    output.assert_code(0).assert_no_panic_on_stdout();
+    let text = std::fs::read_to_string(&results).unwrap();
+    let games: Vec<serde_json::Value> = text
+        .lines()
+        .skip(1)
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(games.len(), 2, "{text}");
+    assert!(games.iter().all(|g| g["termination"] == "normal"), "{text}");
+}

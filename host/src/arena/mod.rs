@@ -5,7 +5,8 @@
 //! and SPRT decisions, [`schedule`] decides which games are played in which order from which
 //! openings, and [`bradley_terry`] fits one rating list over all the games of a tournament.
 //! [`runner`] plays the games, [`results`] writes them so that no kill loses a finished one,
-//! [`summary`] tallies them, and [`progress`] shows how far the run is.
+//! [`verify`] replays a resumed run's games through the rules before they count, [`summary`]
+//! tallies them, and [`progress`] shows how far the run is.
 
 pub mod bradley_terry;
 pub mod gsprt;
@@ -16,3 +17,4 @@ pub mod runner;
 pub mod schedule;
 pub mod stats;
 pub mod summary;
+pub mod verify;

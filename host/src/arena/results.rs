@@ -18,7 +18,6 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
 
-use super::progress::say;
 use super::resume::{Header, RunSettings};
 use crate::record::GameRecord;
 
@@ -49,7 +48,8 @@ pub struct GameLine {
     pub termination: String,
     /// The reason in words.
     pub reason: String,
-    /// Plies played (including the opening's).
+    /// Plies played from the opening: the number of moves in `moves` (the opening's own plies are
+    /// not counted).
     pub plies: usize,
     /// Wall time of the game, in seconds.
     pub duration: f64,
@@ -100,14 +100,13 @@ impl GameLine {
     }
 }
 
-/// Reads the finished games of a results file. A line that cannot be read (cut short by a kill or a
-/// power loss) is skipped with a warning on stderr: its game is played again. A missing file holds
-/// no game.
-///
-/// # Errors
-/// The file exists but cannot be read.
-pub fn read_results(path: &Path) -> anyhow::Result<Vec<GameLine>> {
-    read_run(path).map(|(_, games)| games)
+/// A game's line as read from a results file, with its place there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadGame {
+    /// The line's number in the file, from 1.
+    pub line: usize,
+    /// The game.
+    pub game: GameLine,
 }
 
 /// The run's settings from the header line of a results file, without reading its games:
@@ -126,19 +125,35 @@ pub fn read_settings(path: &Path) -> anyhow::Result<Option<RunSettings>> {
         .map(|h| h.tavola_run))
 }
 
-/// Reads a results file: the run's settings from its header line (`None` in the files of older
-/// versions, which have none) and the finished games, as [`read_results`].
+/// A results file as read: its settings and games, not yet checked.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunFile {
+    /// The run's settings from the header line (`None` in the files of older versions, which have
+    /// none).
+    pub settings: Option<RunSettings>,
+    /// The finished games, each with its line number.
+    pub games: Vec<ReadGame>,
+    /// The lines skipped (a last line cut short by a kill or a power loss, whose game is played
+    /// again), as warnings for stderr: shown once the run is known to go on.
+    pub warnings: Vec<String>,
+}
+
+/// Reads a results file: the run's settings from its header line and the finished games, each
+/// with its line number. A line that cannot be read (cut short by a kill or a power loss) is
+/// skipped with a warning. A missing file holds no game.
+///
+/// The games are only read, not checked: [`super::verify::check_games`] replays them through the
+/// rules of the run before they may count.
 ///
 /// # Errors
 /// The file exists but cannot be read.
-pub fn read_run(path: &Path) -> anyhow::Result<(Option<RunSettings>, Vec<GameLine>)> {
+pub fn read_run(path: &Path) -> anyhow::Result<RunFile> {
     let file = match File::open(path) {
         Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((None, Vec::new())),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(RunFile::default()),
         Err(e) => return Err(e).with_context(|| format!("opening {}", path.display())),
     };
-    let mut settings = None;
-    let mut lines = Vec::new();
+    let mut run = RunFile::default();
     let mut text = Vec::new();
     BufReader::new(file)
         .read_to_end(&mut text)
@@ -151,26 +166,31 @@ pub fn read_run(path: &Path) -> anyhow::Result<(Option<RunSettings>, Vec<GameLin
             continue;
         }
         match serde_json::from_str::<GameLine>(&line) {
-            Ok(game) => lines.push(game),
-            Err(_) if settings.is_none() && lines.is_empty() && is_header(line.as_bytes()) => {
-                settings = serde_json::from_str::<Header>(&line)
+            Ok(game) => run.games.push(ReadGame {
+                line: number + 1,
+                game,
+            }),
+            Err(_)
+                if run.settings.is_none() && run.games.is_empty() && is_header(line.as_bytes()) =>
+            {
+                run.settings = serde_json::from_str::<Header>(&line)
                     .ok()
                     .map(|h| h.tavola_run);
             }
-            Err(_) if torn_tail && number + 1 == count => say(&format!(
+            Err(_) if torn_tail && number + 1 == count => run.warnings.push(format!(
                 "warning: {}:{}: the last line was cut short (the run was killed?); dropped, its \
                  game will be played again",
                 path.display(),
                 number + 1
             )),
-            Err(e) => say(&format!(
+            Err(e) => run.warnings.push(format!(
                 "warning: {}:{}: not a game's results line, skipped ({e})",
                 path.display(),
                 number + 1
             )),
         }
     }
-    Ok((settings, lines))
+    Ok(run)
 }
 
 fn is_header(line: &[u8]) -> bool {
@@ -195,7 +215,7 @@ pub fn open_append(path: &Path) -> anyhow::Result<File> {
         .with_context(|| format!("reading {}", path.display()))?;
     if text.last().is_some_and(|&last| last != b'\n') {
         let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        // A whole line whose newline was lost is a finished game ([`read_results`] counts it):
+        // A whole line whose newline was lost is a finished game ([`read_run`] reads it):
         // ended, not cut.
         let tail = &text[keep..];
         if serde_json::from_slice::<GameLine>(tail).is_ok() || is_header(tail) {
@@ -411,6 +431,11 @@ mod tests {
         }
     }
 
+    fn read_results(path: &Path) -> anyhow::Result<Vec<GameLine>> {
+        let run = read_run(path)?;
+        Ok(run.games.into_iter().map(|read| read.game).collect())
+    }
+
     fn scratch(name: &str) -> PathBuf {
         let dir =
             std::env::temp_dir().join(format!("tavola-results-test-{}-{name}", std::process::id()));
@@ -441,8 +466,14 @@ mod tests {
         let path = dir.join("results.jsonl");
         let whole = serde_json::to_string(&line(0, 0, Some(1), "1-0")).unwrap();
         std::fs::write(&path, format!("{whole}\n{{\"index\":1,\"pa")).unwrap();
-        let games = read_results(&path).unwrap();
-        assert_eq!(games.len(), 1);
+        let read = read_run(&path).unwrap();
+        assert_eq!(read.games.len(), 1);
+        assert_eq!(read.warnings.len(), 1);
+        assert!(
+            read.warnings[0].contains("results.jsonl:2: the last line was cut short"),
+            "{:?}",
+            read.warnings
+        );
         let mut file = open_append(&path).unwrap();
         append_line(&mut file, &line(1, 1, Some(0), "0-1")).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();

@@ -27,6 +27,7 @@ use super::resume::{self, Defaulted, RunSettings};
 use super::schedule::{self, Format, ScheduleSpec, ScheduledGame};
 use super::stats::{Sprt, SprtModel};
 use super::summary::{RunFacts, Summary, Tally};
+use super::verify::{self, RunRules};
 use crate::builtin::search::{Limits, Searcher};
 use crate::builtin::Evaluate;
 use crate::record::GameRecord;
@@ -387,32 +388,6 @@ impl Openings<'_> {
     }
 }
 
-/// Checks that the resumed lines belong to this run: the same players, in the same seats of the
-/// same schedule.
-fn check_resumed(
-    previous: &[GameLine],
-    games: &[ScheduledGame],
-    names: &[String],
-) -> anyhow::Result<()> {
-    for line in previous {
-        let (white, black) = (line.white_player, line.black_player());
-        let scheduled = games.get(line.index);
-        let fits = names.get(white) == Some(&line.white)
-            && names.get(black) == Some(&line.black)
-            && scheduled.is_none_or(|g| (g.white, g.black) == (white, black));
-        if !fits {
-            bail!(
-                "the results to resume are of another run (game {}: {} vs {}; players here: {})",
-                line.index + 1,
-                line.white,
-                line.black,
-                names.join(", ")
-            );
-        }
-    }
-    Ok(())
-}
-
 /// Plays the match or tournament, writing the files as games finish and showing the progress on
 /// stderr; writes the summary file and returns the summary. The first Ctrl-C stops starting games:
 /// those being played finish and are written, then the summary (marked interrupted). A second
@@ -421,7 +396,8 @@ fn check_resumed(
 ///
 /// # Errors
 /// Fewer than two players, a player that cannot be seated at the start, a bad variant, an
-/// unwritable file, or a results file to resume from that belongs to another run.
+/// unwritable file, or a results file to resume from that belongs to another run or holds a game
+/// that does not replay by the rules (see [`verify::check_games`]).
 pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
     let players = config.players.len();
     if players < 2 {
@@ -430,11 +406,14 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
     if config.sprt.is_some() && players != 2 {
         bail!("--sprt is for a match of two players, not {players}");
     }
-    let (stored, previous) = match &config.resume {
+    let read = match &config.resume {
         Some(path) if !path.exists() => bail!("{}: no results file to resume", path.display()),
         Some(path) => results::read_run(path)?,
-        None => (None, Vec::new()),
+        None => results::RunFile::default(),
     };
+    let stored = read.settings.clone();
+    // Not counted before they are checked, below.
+    let previous: Vec<GameLine> = read.games.iter().map(|r| r.game.clone()).collect();
     let openings_hash = |path: &Path| {
         std::fs::read(path)
             .map(|bytes| resume::content_hash(&bytes))
@@ -495,7 +474,29 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
         None => 0,
     };
     let games = schedule::schedule(&spec);
-    check_resumed(&previous, &games, &names)?;
+    if let Some(beyond) = previous.iter().find(|line| line.index >= games.len()) {
+        bail!(
+            "--games {} would leave out finished game {} of the run to resume: give at least its \
+             number of games",
+            config.games,
+            beyond.index + 1
+        );
+    }
+    // Before anything is written: a line that does not replay refuses the run, and nothing is
+    // lost.
+    if let Some(path) = &config.resume {
+        let rules = RunRules {
+            variant: &variant,
+            names: &names,
+            schedule: &games,
+            seed,
+            max_plies: stored.as_ref().map(|_| config.max_plies),
+        };
+        verify::check_games::<G>(path, &read.games, &rules)?;
+    }
+    for warning in &read.warnings {
+        say(warning);
+    }
     let openings = Openings {
         spec: &spec,
         plies: config.opening_plies,
@@ -538,14 +539,6 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
     }
     // A finished game keeps its record, in the schedule or not.
     let finished_anywhere: BTreeSet<usize> = previous.iter().map(|line| line.index).collect();
-    if let Some(beyond) = previous.iter().find(|line| line.index >= games.len()) {
-        bail!(
-            "--games {} would leave out finished game {} of the run to resume: give at least its \
-             number of games",
-            config.games,
-            beyond.index + 1
-        );
-    }
     if let (Some(path), Some(_)) = (&config.pgn, &config.resume) {
         let dropped = results::resync_records(path, &finished_anywhere)?;
         if dropped > 0 {

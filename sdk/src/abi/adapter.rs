@@ -4,6 +4,7 @@
 //! plus new ones) costs only the new moves, so a whole game is linear, not quadratic.
 
 use std::any::Any;
+use std::mem::ManuallyDrop;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
@@ -50,8 +51,13 @@ pub fn dispatch_new_player(
             request.game,
             bots.iter().map(|(g, _)| *g).collect::<Vec<_>>().join(", ")
         )),
-        Some((_, create)) => catch_unwind(AssertUnwindSafe(|| create(&request)))
-            .unwrap_or_else(|payload| Err(format!("panicked: {}", panic_message(&*payload)))),
+        Some((_, create)) => {
+            catch_unwind(AssertUnwindSafe(|| create(&request))).unwrap_or_else(|payload| {
+                let message = panic_message(&*payload);
+                drop_payload(payload);
+                Err(format!("panicked: {message}"))
+            })
+        }
     };
     result.map_err(RString::from).into()
 }
@@ -82,7 +88,7 @@ pub fn new_player<B: Bot>(request: &NewPlayer) -> Result<PlayerBox, String> {
     };
     let bot = B::new(&setup).map_err(|e| e.0)?;
     let adapter = Adapter::<B> {
-        bot,
+        bot: ManuallyDrop::new(bot),
         variant,
         color,
         cache: None,
@@ -96,11 +102,29 @@ struct Cache<P> {
     position: P,
 }
 
+/// The value behind a bot's [`Player`] object.
+///
+/// The host drops that object through abi_stable's `extern "C"` destructor, which cannot unwind:
+/// a panic in the bot's `Drop` would abort the whole host. So the bot is kept in a `ManuallyDrop`
+/// and dropped by [`Adapter`]'s own `Drop`, inside `catch_unwind`.
 struct Adapter<B: Bot> {
-    bot: B,
+    bot: ManuallyDrop<B>,
     variant: &'static str,
     color: Color,
     cache: Option<Cache<<B::Game as Game>::Position>>,
+}
+
+impl<B: Bot> Drop for Adapter<B> {
+    fn drop(&mut self) {
+        // SAFETY: `self.bot` is taken only here, once, and never used again: the adapter is being
+        // dropped.
+        let bot = unsafe { ManuallyDrop::take(&mut self.bot) };
+        if let Err(payload) = catch_unwind(AssertUnwindSafe(move || drop(bot))) {
+            let message = panic_message(&*payload);
+            drop_payload(payload);
+            log::warn!("the bot panicked while being dropped: {message}");
+        }
+    }
 }
 
 impl<B: Bot> Adapter<B> {
@@ -187,12 +211,23 @@ impl<B: Bot> Player for Adapter<B> {
             Err(payload) => {
                 // The bot's state may be half-updated; at least the cache starts afresh.
                 self.cache = None;
+                let message = panic_message(&*payload);
+                drop_payload(payload);
                 RResult::RErr(Failure {
                     panicked: true,
-                    message: panic_message(&*payload).into(),
+                    message: message.into(),
                 })
             }
         }
+    }
+}
+
+/// Drops a caught panic's payload without letting a panic out: a payload whose own `Drop` panics
+/// (possible with `std::panic::panic_any`) is forgotten instead, since that panic would unwind
+/// across the ABI.
+fn drop_payload(payload: Box<dyn Any + Send>) {
+    if let Err(again) = catch_unwind(AssertUnwindSafe(move || drop(payload))) {
+        std::mem::forget(again);
     }
 }
 
@@ -331,12 +366,82 @@ mod tests {
         assert!(error.contains("go") && error.contains("ataxx"), "{error}");
     }
 
+    /// Plays the first legal move; panics when dropped.
+    struct PanicsOnDrop;
+
+    impl Bot for PanicsOnDrop {
+        type Game = Ataxx;
+        fn new(_setup: &Setup<'_>) -> Result<Self, BotError> {
+            Ok(PanicsOnDrop)
+        }
+        fn choose_move(
+            &mut self,
+            position: &crate::games::ataxx::Position,
+            _ctx: &Context<'_>,
+        ) -> Result<Move, BotError> {
+            Ok(position.legal_moves()[0])
+        }
+    }
+
+    impl Drop for PanicsOnDrop {
+        fn drop(&mut self) {
+            panic!("boom in drop");
+        }
+    }
+
+    /// Keeps the warnings logged in this test binary.
+    struct Warnings(std::sync::Mutex<Vec<String>>);
+
+    impl log::Log for Warnings {
+        fn enabled(&self, metadata: &log::Metadata<'_>) -> bool {
+            metadata.level() <= log::Level::Warn
+        }
+        fn log(&self, record: &log::Record<'_>) {
+            if let (true, Ok(mut kept)) = (self.enabled(record.metadata()), self.0.lock()) {
+                kept.push(record.args().to_string());
+            }
+        }
+        fn flush(&self) {}
+    }
+
+    #[test]
+    fn a_panic_in_the_bots_drop_is_caught_and_logged() {
+        static WARNINGS: Warnings = Warnings(std::sync::Mutex::new(Vec::new()));
+        log::set_logger(&WARNINGS).expect("no other test installs a logger");
+        log::set_max_level(log::LevelFilter::Warn);
+        let mut player = new_player::<PanicsOnDrop>(&request(1, "first")).unwrap();
+        let reports = Count(0.into());
+        assert!(ask(&mut player, "g2", &reports).is_ok());
+        // Through abi_stable's `extern "C"` destructor, as the host drops it: were the panic to
+        // unwind out of it, this test binary would abort here.
+        drop(player);
+        let kept = WARNINGS.0.lock().unwrap();
+        assert!(
+            kept.iter()
+                .any(|w| w == "the bot panicked while being dropped: boom in drop"),
+            "{kept:?}"
+        );
+    }
+
+    #[test]
+    fn a_panic_payload_whose_drop_panics_is_forgotten() {
+        struct Nasty;
+        impl Drop for Nasty {
+            fn drop(&mut self) {
+                panic!("the payload's own drop");
+            }
+        }
+        let payload = catch_unwind(|| std::panic::panic_any(Nasty)).unwrap_err();
+        assert_eq!(panic_message(&*payload), "a panic with a non-text payload");
+        drop_payload(payload);
+    }
+
     #[test]
     fn the_cache_replays_only_new_moves_and_resets_on_a_new_game() {
         let mut adapter = Adapter::<FirstMove> {
-            bot: FirstMove {
+            bot: ManuallyDrop::new(FirstMove {
                 mode: "first".into(),
-            },
+            }),
             variant: "standard",
             color: Color::Black,
             cache: None,
