@@ -242,7 +242,7 @@ impl WorkerBrain {
             .env("PATH", "/usr/bin:/bin")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
+            .stderr(Stdio::piped());
         let limits = (options.memory, options.cpu_seconds);
         let host = std::process::id();
         // SAFETY: the closure runs in the child between fork and exec and only makes
@@ -259,7 +259,9 @@ impl WorkerBrain {
         if let Ok(pid) = i32::try_from(child.id()) {
             register(pid);
         }
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
             return Err(failed("the worker has no pipes".to_owned()));
         };
         let (sender, messages) = mpsc::channel();
@@ -268,7 +270,9 @@ impl WorkerBrain {
         let out_of_memory = Arc::new(AtomicBool::new(false));
         let reader_probe = Arc::clone(&probe);
         let reader_oom = Arc::clone(&out_of_memory);
-        thread::spawn(move || read_worker(stdout, &label, &sender, &reader_probe, &reader_oom));
+        let stderr_label = label.clone();
+        thread::spawn(move || read_worker(stdout, &label, &sender, &reader_probe));
+        thread::spawn(move || read_stderr(stderr, &stderr_label, &reader_oom));
         let mut brain = WorkerBrain {
             name: String::new(),
             path: path.clone(),
@@ -332,7 +336,7 @@ impl WorkerBrain {
             return why;
         }
         match self.exit_status() {
-            Some(status) => format!("the worker {}", describe_exit(status)),
+            Some(status) => format!("the worker {}", self.describe_death(status)),
             None => format!("the bot did not start within {} s", timeout.as_secs_f64()),
         }
     }
@@ -552,7 +556,6 @@ fn read_worker(
     label: &str,
     sender: &mpsc::Sender<Event>,
     probe: &OnceLock<ProcessProbe>,
-    out_of_memory: &AtomicBool,
 ) {
     let mut reader = BufReader::new(stdout);
     let mut line = Vec::new();
@@ -588,12 +591,6 @@ fn read_worker(
         };
         match serde_json::from_str::<FromWorker>(text) {
             Ok(FromWorker::Output { stream, line }) => {
-                if line.contains("memory allocation of")
-                    || line.contains("bad_alloc")
-                    || line.contains("out of memory")
-                {
-                    out_of_memory.store(true, Ordering::Relaxed);
-                }
                 log::info!(target: "bot", "[{label} {stream}] {line}");
             }
             Ok(FromWorker::Log {
@@ -610,6 +607,47 @@ fn read_worker(
         }
         // Measured from here, where this thread goes back to wait for the next line.
         own_delay = super::stopwatch::own_run_delay();
+    }
+}
+
+/// The most of a worker's stderr the host logs over its life; the rest is read and dropped.
+const STDERR_CAP: usize = 256 * 1024;
+
+/// The host's side of a worker's stderr (the bot's own, and the worker's last words): logged
+/// as the bot's output, lines cut at 4 KiB, at most [`STDERR_CAP`] in all, and read for the
+/// messages of a failed allocation (Rust's, C++'s, C's).
+fn read_stderr(stderr: impl Read, label: &str, out_of_memory: &AtomicBool) {
+    let mut reader = BufReader::new(stderr);
+    let mut line = Vec::new();
+    let mut logged = 0;
+    loop {
+        line.clear();
+        let read = read_line_capped(&mut reader, &mut line, 4096);
+        let text = String::from_utf8_lossy(&line);
+        if text.contains("memory allocation of")
+            || text.contains("bad_alloc")
+            || text.contains("out of memory")
+            || text.contains("Cannot allocate memory")
+        {
+            out_of_memory.store(true, Ordering::Relaxed);
+        }
+        if logged < STDERR_CAP {
+            logged += line.len();
+            log::info!(target: "bot", "[{label} stderr] {text}");
+            if logged >= STDERR_CAP {
+                log::info!(target: "bot", "[{label} stderr] [more output dropped: over {STDERR_CAP} bytes]");
+            }
+        }
+        match read {
+            Ok(Line::Whole) => {}
+            // Past the cap: drop the rest of the line, and go on.
+            Ok(Line::TooLong) => {
+                if !skip_line(&mut reader) {
+                    return;
+                }
+            }
+            Ok(Line::End) | Err(_) => return,
+        }
     }
 }
 
@@ -657,6 +695,23 @@ fn read_line_capped(
                 line.pop();
             }
             return Ok(Line::Whole);
+        }
+    }
+}
+
+/// Reads past the end of the current line without keeping it; `false` at the end of the stream.
+fn skip_line(reader: &mut impl BufRead) -> bool {
+    loop {
+        let (used, done) = match reader.fill_buf() {
+            Ok([]) | Err(_) => return false,
+            Ok(buffer) => match buffer.iter().position(|&b| b == b'\n') {
+                Some(end) => (end + 1, true),
+                None => (buffer.len(), false),
+            },
+        };
+        reader.consume(used);
+        if done {
+            return true;
         }
     }
 }
@@ -811,4 +866,52 @@ fn confine(host: u32, (memory, cpu_seconds): (Option<u64>, Option<u64>)) -> std:
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_read_up_to_the_cap_and_no_further() {
+        let mut input =
+            BufReader::with_capacity(8, &b"short\r\nexactly10!\nmuch too long a line\nend"[..]);
+        let mut line = Vec::new();
+        assert_eq!(
+            read_line_capped(&mut input, &mut line, 10).unwrap(),
+            Line::Whole
+        );
+        assert_eq!(line, b"short");
+        line.clear();
+        assert_eq!(
+            read_line_capped(&mut input, &mut line, 10).unwrap(),
+            Line::Whole
+        );
+        assert_eq!(line, b"exactly10!");
+        line.clear();
+        assert_eq!(
+            read_line_capped(&mut input, &mut line, 10).unwrap(),
+            Line::TooLong
+        );
+        assert!(line.len() <= 10, "never more than the cap is held");
+        assert!(skip_line(&mut input));
+        line.clear();
+        assert_eq!(
+            read_line_capped(&mut input, &mut line, 10).unwrap(),
+            Line::Whole
+        );
+        assert_eq!(line, b"end");
+        line.clear();
+        assert_eq!(
+            read_line_capped(&mut input, &mut line, 10).unwrap(),
+            Line::End
+        );
+        assert!(!skip_line(&mut input));
+    }
+
+    #[test]
+    fn long_texts_are_clipped_on_a_character() {
+        assert_eq!(clip("abc", 5), "abc");
+        assert_eq!(clip("ééééé", 2), "éé...");
+    }
 }

@@ -208,7 +208,7 @@ fn refuse_early(message: &str) -> i32 {
     1
 }
 
-/// Moves the protocol to a duplicate of stdout, then points stdout and stderr (the plugin's) at
+/// Moves the protocol to a duplicate of stdout, then points stdout (the plugin's) at
 /// pipes whose lines are forwarded as `output` messages.
 fn redirect_output() -> io::Result<Channel> {
     // SAFETY: plain descriptor calls on descriptors this process owns; each result is checked.
@@ -219,10 +219,9 @@ fn redirect_output() -> io::Result<Channel> {
     // SAFETY: `protocol` is a fresh descriptor owned by nothing else.
     let channel = Channel(Arc::new(Mutex::new(unsafe { File::from_raw_fd(protocol) })));
     let forwarded = Arc::new(AtomicUsize::new(0));
-    for (fd, stream) in [
-        (libc::STDOUT_FILENO, "stdout"),
-        (libc::STDERR_FILENO, "stderr"),
-    ] {
+    // stderr stays the host's own pipe, read by the host: what a bot writes there just before it
+    // dies (an allocation failure's message, say) still reaches it.
+    for (fd, stream) in [(libc::STDOUT_FILENO, "stdout")] {
         let mut ends = [0; 2];
         // SAFETY: `ends` has room for the two descriptors pipe() writes.
         if unsafe { libc::pipe(ends.as_mut_ptr()) } < 0 {
