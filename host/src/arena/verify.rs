@@ -551,6 +551,7 @@ mod tests {
                 time_ns: None,
                 increment_ns: 0,
                 movetime_ns: Some(20_000_000),
+                margin_ns: None,
                 opening_plies: 0,
                 openings: None,
                 openings_hash: None,
