@@ -18,7 +18,7 @@ use tavola::arena::schedule::Format;
 use tavola::builtin::Evaluate;
 use tavola::gui::{self, GameKind, GuiOptions};
 use tavola::referee::Settings;
-use tavola::seat::plugin::{Library, LoadError};
+use tavola::seat::plugin::LoadError;
 use tavola::seat::worker::{self, WorkerOptions};
 use tavola::seat::{ParseSeatSpecError, SeatKind, SeatSpec};
 use tavola::text_ui::{self, GameSetup};
@@ -147,10 +147,13 @@ enum Command {
     /// Be the built-in Ataxx bot as a UAI engine on stdin/stdout (for Ataxx GUIs and match
     /// runners; `x` moves first and uses btime).
     Uai,
-    /// Load a bot library and show what it says about itself.
+    /// Show what a bot library says about itself (asked of a worker process, so that none of its
+    /// code runs in this one unless --in-process).
     Info {
         /// The bot library (`.so`, `.dylib` or `.dll`).
         library: PathBuf,
+        #[command(flatten)]
+        bots: BotArgs,
     },
     /// Serve one bot library to a host over pipes (started by the host itself).
     #[command(hide = true)]
@@ -523,7 +526,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Perft(args)) => {
             with_game!(args.game, G => perft_command::<G>(&args))
         }
-        Some(Command::Info { library }) => info(&library),
+        Some(Command::Info { library, bots }) => info(&library, &bots),
         Some(Command::Bench(args)) => bench_command(&args),
         Some(Command::Uai) => {
             tavola::uai::run(std::io::stdin().lock(), std::io::stdout());
@@ -1001,23 +1004,18 @@ fn perft_command<G: Game>(args: &PerftArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn info(path: &Path) -> anyhow::Result<ExitCode> {
-    let library = Library::load(path)?;
-    let info = library.info();
-    println!("name:        {}", info.name);
-    println!("version:     {}", info.version);
-    println!("author:      {}", info.author);
-    println!("description: {}", info.description);
-    println!(
-        "games:       {}",
-        info.games
-            .iter()
-            .map(|g| g.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    println!("built with:  tavola-sdk {}", info.sdk_version);
-    println!("path:        {}", library.path().display());
+/// `tavola info LIB`: what the library says about itself, asked of a worker process (loaded in
+/// this one only with `--in-process`).
+fn info(path: &Path, bots: &BotArgs) -> anyhow::Result<ExitCode> {
+    let isolation = bots.isolation()?;
+    let bot = worker::describe(path, isolation.as_ref())?;
+    println!("name:        {}", bot.name);
+    println!("version:     {}", bot.version);
+    println!("author:      {}", bot.author);
+    println!("description: {}", bot.description);
+    println!("games:       {}", bot.games.join(", "));
+    println!("built with:  tavola-sdk {}", bot.sdk_version);
+    println!("path:        {}", bot.path.display());
     Ok(ExitCode::SUCCESS)
 }
 

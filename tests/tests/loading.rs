@@ -157,3 +157,112 @@ fn a_relative_path_is_found_from_the_current_directory() {
         .assert_stdout_contains("White: greedy")
         .assert_stdout_contains("Termination: normal");
 }
+
+/// `tavola info ARGS...`.
+fn info(args: &[&OsStr]) -> Output {
+    tavola(std::iter::once(OsStr::new("info")).chain(args.iter().copied()))
+}
+
+#[test]
+fn info_describes_a_bot_in_process_as_in_a_worker() {
+    let bots = artifacts();
+    let isolated = info(&[bots.greedy_bot.as_os_str()]);
+    let in_process = info(&[bots.greedy_bot.as_os_str(), OsStr::new("--in-process")]);
+    isolated.assert_code(0);
+    in_process.assert_code(0);
+    assert_eq!(
+        isolated.stdout, in_process.stdout,
+        "{isolated}\n{in_process}"
+    );
+    for prefix in [
+        "name:",
+        "version:",
+        "author:",
+        "description:",
+        "games:",
+        "built with:",
+    ] {
+        assert!(
+            isolated.stdout_line(prefix).is_some_and(|v| !v.is_empty()),
+            "no {prefix}\n{isolated}"
+        );
+    }
+    assert_eq!(
+        isolated.stdout_line("path:"),
+        bots.greedy_bot
+            .canonicalize()
+            .ok()
+            .as_deref()
+            .and_then(Path::to_str),
+        "{isolated}"
+    );
+}
+
+#[test]
+fn info_refuses_in_one_line_with_exit_code_3_in_process_as_in_a_worker() {
+    let bots = artifacts();
+    let dir = TempDir::new("info-refusals");
+    let missing = dir.path().join("libnothing_here.so");
+    let fake = dir.write("fake.so", "this is not a shared library\n");
+    let cases: [(&Path, &[&str]); 5] = [
+        (&missing, &["libnothing_here.so", "not found"]),
+        (&fake, &["fake.so", "not a loadable library"]),
+        (&bots.not_a_bot, &["not_a_bot", "is not a Tavola bot"]),
+        (
+            &bots.future_sdk_bot,
+            &["future_sdk_bot", "tavola-sdk 0.2.0", "tavola-sdk 0.1.0"],
+        ),
+        (
+            &bots.altered_abi_bot,
+            &["altered_abi_bot", "incompatible", "rebuild"],
+        ),
+    ];
+    for (library, needles) in cases {
+        let isolated = info(&[library.as_os_str()]);
+        isolated.assert_one_line_error(3, needles);
+        let in_process = info(&[library.as_os_str(), OsStr::new("--in-process")]);
+        in_process.assert_one_line_error(3, needles);
+        assert_eq!(isolated.stderr, in_process.stderr, "the same words");
+    }
+}
+
+/// Runs `tavola info [--in-process] FAULTY` with `TAVOLA_FAULTY_CONSTRUCTOR_MARK` set, and says
+/// whether the faulty bot's library constructor ran with that environment (wrote the mark).
+#[cfg(target_os = "linux")]
+fn constructor_ran_in_tavola(in_process: bool) -> bool {
+    let dir = TempDir::new("info-mark");
+    let mark = dir.path().join("loaded-here");
+    let bots = artifacts();
+    let mut args = vec![
+        format!("TAVOLA_FAULTY_CONSTRUCTOR_MARK={}", mark.display()),
+        bots.tavola.display().to_string(),
+        "info".to_owned(),
+        bots.faulty_bot.display().to_string(),
+    ];
+    if in_process {
+        args.push("--in-process".to_owned());
+    }
+    let output = tavola_tests::run_with_timeout(
+        Path::new("/usr/bin/env"),
+        Some(&bots.workdir),
+        args,
+        tavola_tests::TIMEOUT,
+    );
+    output.assert_code(0);
+    assert_eq!(output.stdout_line("name:"), Some("faulty"), "{output}");
+    // The process that wrote the mark (if any) has ended with `tavola info`: no race.
+    mark.exists()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn info_runs_none_of_the_library_in_tavola_unless_in_process() {
+    assert!(
+        !constructor_ran_in_tavola(false),
+        "the library's constructor ran with tavola's environment"
+    );
+    assert!(
+        constructor_ran_in_tavola(true),
+        "with --in-process the constructor runs in tavola (the test's own check)"
+    );
+}

@@ -1,9 +1,22 @@
 //! Finding bot libraries for the start screen: `./plugins` and the workspace's `target/debug` and
-//! `target/release` folders, each library listed with the name it gives itself.
+//! `target/release` folders, each library listed with the name it gives itself. Each library is
+//! asked for its name in a worker process (none of its code runs in the window's process unless
+//! the window was started with `--in-process`), one after another on a thread of their own
+//! ([`Discovery`]), so that the window keeps drawing meanwhile.
 
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::thread;
 
-use crate::seat::plugin::Library;
+use crate::seat::worker::{self, WorkerOptions};
+
+/// The crates under `tests/fixtures/`: libraries broken on purpose, never listed.
+const TEST_FIXTURES: [&str; 4] = [
+    "faulty_bot",
+    "not_a_bot",
+    "future_sdk_bot",
+    "altered_abi_bot",
+];
 
 /// A bot library found on disk.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,8 +50,19 @@ pub fn search_folders() -> Vec<PathBuf> {
     folders
 }
 
+/// Whether `path` names the library of one of the workspace's test fixtures
+/// (`libfaulty_bot.so` and the like), by its file name.
+#[must_use]
+pub fn is_test_fixture(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|name| name.to_str())
+        .and_then(|name| name.strip_prefix(std::env::consts::DLL_PREFIX))
+        .and_then(|name| name.strip_suffix(std::env::consts::DLL_SUFFIX))
+        .is_some_and(|stem| TEST_FIXTURES.contains(&stem))
+}
+
 /// The dynamic libraries directly in `folders` (by file name: `lib*.so`, `*.dylib`, `*.dll`),
-/// each path once, sorted.
+/// each path once, sorted; the test fixtures ([`is_test_fixture`]) left out.
 #[must_use]
 pub fn candidate_libraries(folders: &[PathBuf]) -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = Vec::new();
@@ -55,7 +79,7 @@ pub fn candidate_libraries(folders: &[PathBuf]) -> Vec<PathBuf> {
                     name.starts_with(std::env::consts::DLL_PREFIX)
                         && name.ends_with(std::env::consts::DLL_SUFFIX)
                 });
-            if is_library && path.is_file() {
+            if is_library && !is_test_fixture(&path) && path.is_file() {
                 let canonical = path.canonicalize().unwrap_or(path);
                 if !found.contains(&canonical) {
                     found.push(canonical);
@@ -67,44 +91,126 @@ pub fn candidate_libraries(folders: &[PathBuf]) -> Vec<PathBuf> {
     found
 }
 
-/// Loads each candidate library and keeps the Tavola bots that play `game`, with their names.
-/// Libraries that are not bots (or not compatible) are left out; the reason goes to the debug log.
+/// Asks each candidate library what it is and keeps the Tavola bots that play `game`, with their
+/// names: in a worker process per library (`isolation`), or, with none (`--in-process`), by
+/// loading it in this process. Libraries that are not bots (or not compatible) are left out; the
+/// reason goes to the debug log. Takes a moment per library: the window uses [`Discovery`].
 #[must_use]
-pub fn discover(game: &str) -> Vec<FoundPlugin> {
-    let mut plugins = Vec::new();
-    for path in candidate_libraries(&search_folders()) {
-        match Library::load(&path) {
-            Ok(library) => {
-                let info = library.info();
-                let games: Vec<String> = info.games.iter().map(|g| g.to_string()).collect();
-                if !games.iter().any(|g| g == game) {
-                    continue;
-                }
-                plugins.push(FoundPlugin {
-                    name: format!("{} {}", info.name, info.version),
-                    path,
-                    games,
-                });
-            }
-            Err(e) => log::debug!("not listed: {e}"),
+pub fn discover(game: &str, isolation: Option<&WorkerOptions>) -> Vec<FoundPlugin> {
+    candidate_libraries(&search_folders())
+        .iter()
+        .filter_map(|path| examine(path, game, isolation))
+        .collect()
+}
+
+/// The library at `path` as listed for `game`, if it is a bot that plays it.
+fn examine(path: &Path, game: &str, isolation: Option<&WorkerOptions>) -> Option<FoundPlugin> {
+    match worker::describe(path, isolation) {
+        Ok(bot) if bot.games.iter().any(|g| g == game) => Some(FoundPlugin {
+            name: format!("{} {}", bot.name, bot.version),
+            path: path.to_owned(),
+            games: bot.games,
+        }),
+        Ok(_) => {
+            log::debug!("not listed: {} does not play {game}", path.display());
+            None
+        }
+        Err(e) => {
+            log::debug!("not listed: {e}");
+            None
         }
     }
-    plugins
+}
+
+/// [`discover`] on a thread of its own: the bots found arrive one by one, in order, to be
+/// [`poll`](Discovery::poll)ed each frame.
+#[derive(Debug)]
+pub struct Discovery {
+    /// One message per candidate library (`None`: not listed); `None` once all have come.
+    found: Option<Receiver<Option<FoundPlugin>>>,
+}
+
+impl Discovery {
+    /// Starts looking for the bots that play `game` (see [`discover`]). Dropping the discovery
+    /// stops it after the library being asked.
+    #[must_use]
+    pub fn start(game: &str, isolation: Option<WorkerOptions>) -> Discovery {
+        let (sender, found) = mpsc::channel();
+        let game = game.to_owned();
+        let spawned = thread::Builder::new()
+            .name("plugin discovery".to_owned())
+            .spawn(move || {
+                for path in candidate_libraries(&search_folders()) {
+                    let plugin = examine(&path, &game, isolation.as_ref());
+                    if sender.send(plugin).is_err() {
+                        // The start screen is gone: no one wants the rest.
+                        return;
+                    }
+                }
+            });
+        match spawned {
+            Ok(_) => Discovery { found: Some(found) },
+            Err(e) => {
+                log::warn!("cannot look for bot libraries: {e}");
+                Discovery::finished()
+            }
+        }
+    }
+
+    /// A discovery with nothing (more) to find.
+    #[must_use]
+    pub fn finished() -> Discovery {
+        Discovery { found: None }
+    }
+
+    /// A discovery that has found `plugins` (tests: no disk search).
+    #[cfg(test)]
+    pub(super) fn of(plugins: Vec<FoundPlugin>) -> Discovery {
+        let (sender, found) = mpsc::channel();
+        for plugin in plugins {
+            let _ = sender.send(Some(plugin));
+        }
+        Discovery { found: Some(found) }
+    }
+
+    /// The bots found since the last call, without waiting.
+    pub fn poll(&mut self) -> Vec<FoundPlugin> {
+        let mut plugins = Vec::new();
+        while let Some(found) = &self.found {
+            match found.try_recv() {
+                Ok(Some(plugin)) => plugins.push(plugin),
+                Ok(None) => {}
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => self.found = None,
+            }
+        }
+        plugins
+    }
+
+    /// Whether libraries are still being asked.
+    #[must_use]
+    pub fn searching(&self) -> bool {
+        self.found.is_some()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn library(stem: &str) -> String {
+        format!(
+            "{}{stem}{}",
+            std::env::consts::DLL_PREFIX,
+            std::env::consts::DLL_SUFFIX
+        )
+    }
+
     #[test]
     fn only_libraries_are_candidates() {
         let dir = std::env::temp_dir().join(format!("tavola-plugins-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let lib = format!(
-            "{}bot{}",
-            std::env::consts::DLL_PREFIX,
-            std::env::consts::DLL_SUFFIX
-        );
+        let lib = library("bot");
         for name in [lib.as_str(), "notes.txt", "bot.rlib"] {
             std::fs::write(dir.join(name), b"x").unwrap();
         }
@@ -112,5 +218,41 @@ mod tests {
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(found[0].ends_with(&lib));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_test_fixtures_are_not_candidates() {
+        let dir = std::env::temp_dir().join(format!("tavola-fixtures-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let kept = [
+            library("greedy_bot"),
+            library("faulty_bot_2"),
+            library("my_faulty_bot"),
+        ];
+        for name in TEST_FIXTURES.iter().map(|f| library(f)).chain(kept.clone()) {
+            std::fs::write(dir.join(name), b"x").unwrap();
+        }
+        let found = candidate_libraries(std::slice::from_ref(&dir));
+        let names: Vec<String> = found
+            .iter()
+            .filter_map(|p| Some(p.file_name()?.to_str()?.to_owned()))
+            .collect();
+        let mut expected = kept.to_vec();
+        expected.sort();
+        assert_eq!(names, expected);
+        assert!(is_test_fixture(
+            Path::new("/x/target/debug/")
+                .join(library("not_a_bot"))
+                .as_path()
+        ));
+        assert!(!is_test_fixture(Path::new("not_a_bot")));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_finished_discovery_finds_nothing_more() {
+        let mut discovery = Discovery::finished();
+        assert!(!discovery.searching());
+        assert_eq!(discovery.poll(), Vec::new());
     }
 }

@@ -10,7 +10,7 @@ use macroquad::math::{Rect, Vec2};
 use tavola_sdk::Color;
 
 use super::opening::Opening;
-use super::plugins::{self, FoundPlugin};
+use super::plugins::{Discovery, FoundPlugin};
 use super::screen::{Input, Nav, Screen};
 use super::theme::Theme;
 use super::GameKind;
@@ -221,6 +221,8 @@ pub struct StartScreen {
     pub time: usize,
     /// Bot libraries found on disk.
     pub plugins: Vec<FoundPlugin>,
+    /// The search for more, in worker processes off the frame loop.
+    discovery: Discovery,
     /// The path field being typed in.
     pub focus: Option<Color>,
     /// Why the last Start failed.
@@ -269,7 +271,9 @@ impl StartScreen {
     #[must_use]
     pub fn with_setup(game: &str, setup: &GameSetup) -> StartScreen {
         let kind = GameKind::from_name(game).unwrap_or(GameKind::ALL[0]);
-        let mut screen = StartScreen::with_plugins(setup, kind, plugins::discover(kind.name()));
+        let mut screen = StartScreen::with_plugins(setup, kind, Vec::new());
+        // Asked the way the games started here run their plugins.
+        screen.discovery = Discovery::start(kind.name(), setup.isolation.clone());
         screen.game = GameKind::ALL.iter().position(|&k| k == kind).unwrap_or(0);
         screen
     }
@@ -306,6 +310,7 @@ impl StartScreen {
             players,
             time,
             plugins,
+            discovery: Discovery::finished(),
             isolation: setup.isolation.clone(),
             focus: None,
             error: None,
@@ -395,6 +400,12 @@ impl StartScreen {
     pub fn starting(&self) -> bool {
         self.opening.is_some()
     }
+
+    /// Whether bot libraries are still being looked for (more may join [`StartScreen::plugins`]).
+    #[must_use]
+    pub fn looking_for_plugins(&self) -> bool {
+        self.discovery.searching()
+    }
 }
 
 impl Default for StartScreen {
@@ -406,6 +417,8 @@ impl Default for StartScreen {
 impl Screen for StartScreen {
     fn update(&mut self, input: &Input, size: Vec2, _now: f64) -> Nav {
         self.mouse = input.mouse;
+        let found = self.discovery.poll();
+        self.plugins.extend(found);
         self.layout = StartLayout::new(size, GameKind::ALL.len(), self.kind().variants().len());
         let layout = self.layout.clone();
         if self.opening.is_some() {
@@ -572,6 +585,22 @@ mod tests {
             "{error}"
         );
         assert_eq!(error.lines().count(), 1);
+    }
+
+    #[test]
+    fn the_bots_found_join_the_list() {
+        let mut screen = screen();
+        let later = FoundPlugin {
+            path: PathBuf::from("/nowhere/librandom_bot.so"),
+            name: "random 0.1.0".to_owned(),
+            games: vec!["ataxx".to_owned()],
+        };
+        screen.discovery = Discovery::of(vec![later.clone()]);
+        assert!(screen.looking_for_plugins());
+        screen.update(&Input::default(), SIZE, 0.0);
+        assert_eq!(screen.plugins.len(), 2);
+        assert_eq!(screen.plugins[1], later);
+        assert!(!screen.looking_for_plugins(), "all candidates came");
     }
 
     #[test]

@@ -62,8 +62,13 @@ pub(super) fn draw(screen: &StartScreen, theme: &Theme, size: Vec2, now: f64) {
             path_field(screen, theme, c, now);
             if screen.plugins.is_empty() {
                 let row = layout.plugin_row(c, 0);
+                let empty = if screen.looking_for_plugins() {
+                    "Looking for bot libraries in ./plugins and target/..."
+                } else {
+                    "No bot libraries in ./plugins or target/"
+                };
                 theme.text(
-                    "No bot libraries in ./plugins or target/",
+                    empty,
                     row.x + 4.0,
                     row.y + 6.0,
                     14.0,

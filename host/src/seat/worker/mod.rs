@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use tavola_sdk::{Color, Game};
 
-use super::plugin::LoadError;
+use super::plugin::{Library, LoadError};
 use super::stopwatch::{ProcessProbe, ProcessSample};
 use super::{Answer, Brain, Control, Request, SeatFailure};
 use protocol::{encode, FromWorker, ToWorker, PROTOCOL_VERSION};
@@ -218,6 +218,39 @@ impl WorkerBrain {
         seed: u64,
         bot_options: &[(String, String)],
     ) -> Result<(WorkerBrain, WorkerBot), LoadError> {
+        let (mut brain, said, deadline) = WorkerBrain::start(path, options)?;
+        let bot = WorkerBot {
+            name: said.name,
+            version: said.version,
+            author: said.author,
+        };
+        let failed = |reason: String| LoadError::Init {
+            path: said.path.clone(),
+            reason,
+        };
+        let bot_pid = brain.bot_pid();
+        let _ = brain.probe.set(ProcessProbe::new(bot_pid));
+        brain.send(&ToWorker::NewPlayer {
+            game: game.to_owned(),
+            variant: variant.to_owned(),
+            color: color as u8,
+            seed,
+            options: bot_options.to_vec(),
+        });
+        match brain.receive_until(deadline) {
+            Some(FromWorker::Ready) => Ok((brain, bot)),
+            Some(FromWorker::Refused { reason }) => Err(LoadError::Isolated(reason)),
+            Some(other) => Err(failed(format!("unexpected worker message {other:?}"))),
+            None => Err(failed(brain.silence(options.startup_timeout))),
+        }
+    }
+
+    /// Starts a worker for the library at `path` and waits for its hello: the worker, what the
+    /// bot says about itself, and the deadline of the whole start-up (`startup_timeout` from now).
+    fn start(
+        path: &Path,
+        options: &WorkerOptions,
+    ) -> Result<(WorkerBrain, BotDescription, Instant), LoadError> {
         let path = path
             .canonicalize()
             .map_err(|_| LoadError::NotFound(path.to_owned()))?;
@@ -288,17 +321,23 @@ impl WorkerBrain {
             broken: None,
         };
         let deadline = Instant::now() + options.startup_timeout;
-        let bot = match brain.receive_until(deadline) {
+        let said = match brain.receive_until(deadline) {
             Some(FromWorker::Hello {
                 protocol,
                 name,
                 version,
                 author,
-                ..
-            }) if protocol == PROTOCOL_VERSION => WorkerBot {
+                description,
+                games,
+                sdk_version,
+            }) if protocol == PROTOCOL_VERSION => BotDescription {
                 name,
                 version,
                 author,
+                description,
+                games,
+                sdk_version,
+                path,
             },
             Some(FromWorker::Hello { protocol, .. }) => {
                 return Err(failed(format!(
@@ -311,22 +350,8 @@ impl WorkerBrain {
             Some(other) => return Err(failed(format!("unexpected worker message {other:?}"))),
             None => return Err(failed(brain.silence(options.startup_timeout))),
         };
-        brain.name.clone_from(&bot.name);
-        let bot_pid = brain.bot_pid();
-        let _ = brain.probe.set(ProcessProbe::new(bot_pid));
-        brain.send(&ToWorker::NewPlayer {
-            game: game.to_owned(),
-            variant: variant.to_owned(),
-            color: color as u8,
-            seed,
-            options: bot_options.to_vec(),
-        });
-        match brain.receive_until(deadline) {
-            Some(FromWorker::Ready) => Ok((brain, bot)),
-            Some(FromWorker::Refused { reason }) => Err(LoadError::Isolated(reason)),
-            Some(other) => Err(failed(format!("unexpected worker message {other:?}"))),
-            None => Err(failed(brain.silence(options.startup_timeout))),
-        }
+        brain.name.clone_from(&said.name);
+        Ok((brain, said, deadline))
     }
 
     /// Why the worker said nothing: it broke the protocol, died, or is still busy.
@@ -866,6 +891,69 @@ fn confine(host: u32, (memory, cpu_seconds): (Option<u64>, Option<u64>)) -> std:
         }
     }
     Ok(())
+}
+
+/// What a bot library says about itself (as `tavola info` and the start screen show it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BotDescription {
+    /// The bot's name.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+    /// Its author.
+    pub author: String,
+    /// One line about it (empty from a worker that does not send it).
+    pub description: String,
+    /// The games it plays.
+    pub games: Vec<String>,
+    /// The version of `tavola-sdk` it was built against (empty from a worker that does not send it).
+    pub sdk_version: String,
+    /// The library's canonical path.
+    pub path: PathBuf,
+}
+
+impl From<&Library> for BotDescription {
+    fn from(library: &Library) -> BotDescription {
+        let info = library.info();
+        BotDescription {
+            name: info.name.to_string(),
+            version: info.version.to_string(),
+            author: info.author.to_string(),
+            description: info.description.to_string(),
+            games: info.games.iter().map(ToString::to_string).collect(),
+            sdk_version: info.sdk_version.to_string(),
+            path: library.path().to_owned(),
+        }
+    }
+}
+
+/// Asks a worker what the library at `path` says about itself, so that none of the library's
+/// code (its constructors included) runs in this process: the worker starts as
+/// [`WorkerBrain::spawn`] starts it, says hello, and is told to quit and killed.
+///
+/// # Errors
+/// A [`LoadError`] with the path and the reason, worded as loading the library in this process
+/// words it: missing, not a Tavola bot, built against another SDK; or the worker did not start in
+/// `options.startup_timeout`.
+pub fn probe(path: &Path, options: &WorkerOptions) -> Result<BotDescription, LoadError> {
+    // The worker is told to quit, killed and reaped when `brain` drops here.
+    let (_brain, said, _) = WorkerBrain::start(path, options)?;
+    Ok(said)
+}
+
+/// What the library at `path` says about itself: asked of a worker ([`probe`]), or, with no
+/// worker options (`--in-process`), loaded in this process.
+///
+/// # Errors
+/// As [`probe`] and [`Library::load`].
+pub fn describe(
+    path: &Path,
+    isolation: Option<&WorkerOptions>,
+) -> Result<BotDescription, LoadError> {
+    match isolation {
+        Some(options) => probe(path, options),
+        None => Library::load(path).map(|library| BotDescription::from(&library)),
+    }
 }
 
 #[cfg(test)]

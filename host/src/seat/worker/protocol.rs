@@ -104,6 +104,12 @@ pub enum FromWorker {
         author: String,
         /// The games it plays.
         games: Vec<String>,
+        /// One line about the bot (absent from older workers).
+        #[serde(default)]
+        description: String,
+        /// The version of `tavola-sdk` the bot was built against (absent from older workers).
+        #[serde(default)]
+        sdk_version: String,
     },
     /// The library could not be loaded (the one-line message).
     LoadError {
@@ -240,5 +246,36 @@ mod tests {
         };
         assert_eq!(serde_json::from_str::<ToWorker>(&encode(&go)).unwrap(), go);
         assert_eq!(encode(&ToWorker::Stop), r#"{"type":"stop"}"#);
+    }
+
+    #[test]
+    fn a_hello_without_the_newer_fields_still_reads() {
+        let old = r#"{"type":"hello","protocol":1,"name":"greedy","version":"0.1.0","author":"A","games":["ataxx"]}"#;
+        let Ok(FromWorker::Hello {
+            name,
+            description,
+            sdk_version,
+            ..
+        }) = serde_json::from_str::<FromWorker>(old)
+        else {
+            panic!("not a hello: {old}");
+        };
+        assert_eq!(
+            (name.as_str(), description.as_str(), sdk_version.as_str()),
+            ("greedy", "", "")
+        );
+        let new = FromWorker::Hello {
+            protocol: PROTOCOL_VERSION,
+            name: "greedy".into(),
+            version: "0.1.0".into(),
+            author: "A".into(),
+            games: vec!["ataxx".into()],
+            description: "takes the most pieces".into(),
+            sdk_version: "0.1.0".into(),
+        };
+        assert_eq!(
+            serde_json::from_str::<FromWorker>(&encode(&new)).unwrap(),
+            new
+        );
     }
 }

@@ -79,6 +79,8 @@ pub fn serve(library: &Path, scratch: Option<&Path>, log_level: u8) -> i32 {
         version: info.version.to_string(),
         author: info.author.to_string(),
         games: info.games.iter().map(ToString::to_string).collect(),
+        description: info.description.to_string(),
+        sdk_version: info.sdk_version.to_string(),
     });
 
     let stop = Arc::new(AtomicBool::new(false));
