@@ -166,6 +166,9 @@ enum Command {
         /// The most verbose log level the host wants: 0 off, 1 error .. 5 trace.
         #[arg(long, default_value_t = 2)]
         log_level: u8,
+        /// Sandbox layers to leave out, comma-separated (the host's TAVOLA_SANDBOX_WITHOUT).
+        #[arg(long, default_value = "")]
+        sandbox_without: String,
     },
 }
 
@@ -536,10 +539,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             library,
             scratch,
             log_level,
+            sandbox_without,
         }) => std::process::exit(worker::serve::serve(
             &library,
             scratch.as_deref(),
             log_level,
+            &sandbox_without,
         )),
     }
 }

@@ -118,6 +118,8 @@ impl Go {
         };
         limits.depth = self.depth;
         limits.nodes = self.nodes;
+        // The GUI keeps the clock, on the wall.
+        limits.wall_clock = true;
         limits
     }
 

@@ -280,6 +280,25 @@ where
     run_with_timeout(&artifacts().tavola, Some(dir), args, TIMEOUT)
 }
 
+/// Runs the `tavola` binary with `args` and the environment variables `env` added, as [`tavola`].
+///
+/// # Panics
+/// As [`tavola`].
+pub fn tavola_with_env<I, S>(args: I, env: &[(&str, &str)]) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let artifacts = artifacts();
+    run(
+        &artifacts.tavola,
+        Some(&artifacts.workdir),
+        args,
+        TIMEOUT,
+        env,
+    )
+}
+
 /// Runs `program` with `args` in `dir` (else the current directory), stdin closed, and kills it
 /// after `timeout`.
 ///
@@ -293,6 +312,20 @@ pub fn run_with_timeout<I, S>(
     dir: Option<&Path>,
     args: I,
     timeout: Duration,
+) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    run(program, dir, args, timeout, &[])
+}
+
+fn run<I, S>(
+    program: &Path,
+    dir: Option<&Path>,
+    args: I,
+    timeout: Duration,
+    env: &[(&str, &str)],
 ) -> Output
 where
     I: IntoIterator<Item = S>,
@@ -313,6 +346,7 @@ where
         .args(&args)
         .env_remove("RUST_LOG")
         .env_remove("RUST_BACKTRACE")
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

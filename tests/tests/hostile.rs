@@ -11,7 +11,7 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 
-use tavola_tests::{artifacts, tavola, Output, TempDir};
+use tavola_tests::{artifacts, tavola_with_env, Output, TempDir};
 
 fn private_copy(dir: &TempDir, name: &str) -> PathBuf {
     let copy = dir.path().join(format!("lib{}.so", name.replace('-', "_")));
@@ -76,6 +76,16 @@ impl Drop for Sentinel {
 /// One game: the faulty bot in `mode` (with `options`) as White against a well-behaved worker
 /// (the same library in `legal` mode) as Black, untimed unless `extra` says otherwise.
 fn attack(mode: &str, options: &str, extra: &[&str]) -> (Output, Vec<String>) {
+    attack_without("", mode, options, extra)
+}
+
+/// [`attack`] with the sandbox layers `without` left out (as a kernel that refuses them would).
+fn attack_without(
+    without: &str,
+    mode: &str,
+    options: &str,
+    extra: &[&str],
+) -> (Output, Vec<String>) {
     let dir = TempDir::new(&format!("hostile-{mode}"));
     let attacker = private_copy(&dir, &format!("attacker_{mode}"));
     let victim = private_copy(&dir, &format!("victim_{mode}"));
@@ -84,7 +94,7 @@ fn attack(mode: &str, options: &str, extra: &[&str]) -> (Output, Vec<String>) {
     let mut args = vec!["play", "--headless", "--quiet", "--seed", "3"];
     args.extend_from_slice(extra);
     args.extend_from_slice(&["--white", &white, "--black", &black]);
-    let output = tavola(args);
+    let output = tavola_with_env(args, &[("TAVOLA_SANDBOX_WITHOUT", without)]);
     let mut leftovers = processes_using(&attacker);
     leftovers.extend(processes_using(&victim));
     (output, leftovers)
@@ -165,21 +175,24 @@ fn a_match_against_an_attacker_is_not_rigged() {
     let attacker = private_copy(&dir, "attacker_match");
     let victim = private_copy(&dir, "victim_match");
     let results = dir.path().join("results.jsonl");
-    let output = tavola([
-        "match",
-        "--game",
-        "ataxx",
-        &format!("{}:mode=kill-host", attacker.display()),
-        &format!("{}:mode=legal", victim.display()),
-        "--games",
-        "4",
-        "--tc",
-        "0",
-        "--concurrency",
-        "1",
-        "--results",
-        results.to_str().expect("a UTF-8 path"),
-    ]);
+    let output = tavola_with_env(
+        [
+            "match",
+            "--game",
+            "ataxx",
+            &format!("{}:mode=kill-host", attacker.display()),
+            &format!("{}:mode=legal", victim.display()),
+            "--games",
+            "4",
+            "--tc",
+            "0",
+            "--concurrency",
+            "1",
+            "--results",
+            results.to_str().expect("a UTF-8 path"),
+        ],
+        &[],
+    );
     output.assert_code(0);
     let lines = fs::read_to_string(&results).expect("the results file");
     let games: Vec<&str> = lines.lines().skip(1).collect();
@@ -193,4 +206,56 @@ fn a_match_against_an_attacker_is_not_rigged() {
     let mut leftovers = processes_using(&attacker);
     leftovers.extend(processes_using(&victim));
     assert!(leftovers.is_empty(), "processes left behind: {leftovers:?}");
+}
+
+/// Each layer holds on its own where the README says it does: without the namespaces (no
+/// unprivileged user namespaces), Landlock's scoping still keeps every signal in; without
+/// Landlock (an old kernel), the PID namespace does.
+#[test]
+fn signals_stay_in_with_either_the_namespaces_or_landlock_alone() {
+    for without in ["namespaces", "landlock"] {
+        let mut sentinel = Sentinel::start();
+        let target = format!(",target={}", sentinel.pid());
+        let (output, leftovers) = attack_without(without, "kill-host", &target, &["-t", "0"]);
+        assert!(
+            output
+                .stderr
+                .contains(&format!("sandbox layer missing: {without}")),
+            "the missing layer is logged\n{output}"
+        );
+        assert_played_out(&output, &leftovers);
+        assert!(
+            sentinel.alive(),
+            "without {without}: the test's process was signalled"
+        );
+    }
+}
+
+/// No socket without the network namespace (seccomp and Landlock), and no way out without
+/// seccomp (the empty network namespace and Landlock's TCP rules).
+#[test]
+fn no_way_out_with_either_the_namespaces_or_seccomp_alone() {
+    for without in ["namespaces", "seccomp"] {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+        listener.set_nonblocking(true).expect("non-blocking");
+        let port = listener.local_addr().expect("an address").port();
+        let (output, leftovers) = attack_without(
+            without,
+            "network-escape",
+            &format!(",port={port}"),
+            &["-t", "0"],
+        );
+        if without == "namespaces" {
+            // seccomp alone refuses every socket.
+            assert_played_out(&output, &leftovers);
+        } else {
+            // Sockets (io_uring's too) can be made in the empty namespace, but reach nothing.
+            assert!(!output.stdout.contains("connected"), "{output}");
+            assert!(leftovers.is_empty(), "processes left behind: {leftovers:?}");
+        }
+        match listener.accept() {
+            Err(e) if e.kind() == ErrorKind::WouldBlock => {}
+            other => panic!("without {without}, the bot reached the test's port: {other:?}"),
+        }
+    }
 }

@@ -328,6 +328,7 @@ const OPENING_CHECK: Limits = Limits {
     nodes: Some(20_000),
     soft: None,
     hard: None,
+    wall_clock: false,
 };
 
 /// How far from even `position` is: the built-in search's score for either side, in hundredths.

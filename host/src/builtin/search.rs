@@ -46,6 +46,9 @@ pub struct Limits {
     pub soft: Option<Duration>,
     /// Stop at once after this much time.
     pub hard: Option<Duration>,
+    /// Measure the time on the wall clock, as an outside GUI does (`tavola uai`), instead of in
+    /// fair time as Tavola's own referee does (see [`crate::seat::stopwatch`]).
+    pub wall_clock: bool,
 }
 
 /// A score as people read it: hundredths of a piece, or a forced win (positive) or loss in moves.
@@ -288,7 +291,11 @@ impl<G: Evaluate> Searcher<G> {
         self.stopped = false;
         Run {
             stop,
-            start: ThreadStopwatch::start(),
+            start: if limits.wall_clock {
+                ThreadStopwatch::wall_only()
+            } else {
+                ThreadStopwatch::start()
+            },
             limits,
         }
     }

@@ -63,6 +63,7 @@ pub fn limits(clocks: &Clocks, movetime: Option<Duration>) -> Limits {
         nodes: None,
         soft: Some(soft),
         hard: Some(hard.max(soft)),
+        wall_clock: false,
     }
 }
 

@@ -99,6 +99,16 @@ impl ThreadStopwatch {
         }
     }
 
+    /// Measures the wall time alone (for a clock kept by someone who counts wall time).
+    #[must_use]
+    pub fn wall_only() -> ThreadStopwatch {
+        ThreadStopwatch {
+            start: Instant::now(),
+            tid: None,
+            delay_at_start: None,
+        }
+    }
+
     /// Wall time since the start.
     #[must_use]
     pub fn wall(&self) -> Duration {

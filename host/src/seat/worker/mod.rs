@@ -141,6 +141,15 @@ impl WorkerOptions {
     }
 }
 
+/// The sandbox layers the user asked to leave out (`TAVOLA_SANDBOX_WITHOUT`), for the worker.
+fn sandbox_without() -> String {
+    #[cfg(target_os = "linux")]
+    let without = std::env::var(sandbox::WITHOUT_VARIABLE).unwrap_or_default();
+    #[cfg(not(target_os = "linux"))]
+    let without = String::new();
+    without
+}
+
 /// A plugin in its own process, as a [`Brain`].
 pub struct WorkerBrain {
     name: String,
@@ -268,6 +277,8 @@ impl WorkerBrain {
             .arg(&scratch.0)
             .arg("--log-level")
             .arg((log::max_level() as u8).to_string())
+            .arg("--sandbox-without")
+            .arg(sandbox_without())
             // Nothing of the user's environment (tokens, paths, ...) reaches the bot.
             .env_clear()
             .env("HOME", &scratch.0)

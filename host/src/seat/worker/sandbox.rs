@@ -30,9 +30,40 @@ use std::path::Path;
 pub struct Layers {
     missing: Vec<String>,
     enforced: Vec<&'static str>,
+    /// Layers left out on purpose (`namespaces`, `capabilities`, `landlock`, `seccomp`), as the
+    /// environment variable `TAVOLA_SANDBOX_WITHOUT` of the host asks: to see what the others
+    /// hold on their own, as on a kernel that refuses one.
+    without: Vec<String>,
 }
 
+/// The host's environment variable that leaves sandbox layers out (comma-separated names), for
+/// tests and diagnosis.
+pub const WITHOUT_VARIABLE: &str = "TAVOLA_SANDBOX_WITHOUT";
+
 impl Layers {
+    /// Layers that leave out those named in `without` (comma-separated).
+    #[must_use]
+    pub fn without(without: &str) -> Layers {
+        Layers {
+            without: without
+                .split(',')
+                .map(|name| name.trim().to_owned())
+                .filter(|name| !name.is_empty())
+                .collect(),
+            ..Layers::default()
+        }
+    }
+
+    /// Whether `layer` is to be set up; notes it as missing when it is left out.
+    fn wanted(&mut self, layer: &str) -> bool {
+        if self.without.iter().any(|name| name == layer) {
+            self.missing(layer, format!("left out by {WITHOUT_VARIABLE}"));
+            false
+        } else {
+            true
+        }
+    }
+
     fn enforced(&mut self, layer: &'static str) {
         self.enforced.push(layer);
     }
@@ -82,8 +113,10 @@ fn write_file(path: &str, text: &str) -> io::Result<()> {
 ///
 /// Must be called while this process has a single thread.
 #[must_use]
-pub fn enter_namespaces() -> Entered {
-    let mut layers = Layers::default();
+pub fn enter_namespaces(mut layers: Layers) -> Entered {
+    if !layers.wanted("namespaces") {
+        return Entered { layers };
+    }
     let others = libc::CLONE_NEWNS
         | libc::CLONE_NEWPID
         | libc::CLONE_NEWNET
@@ -288,14 +321,20 @@ pub fn confine(scratch: &Path, layers: &mut Layers) {
     // SAFETY: a prctl on this process. (The host sets it before exec too; seccomp and Landlock
     // need it without privileges.)
     unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) };
-    match drop_capabilities() {
-        Ok(()) => layers.enforced("no capabilities"),
-        Err(e) => layers.missing("dropping capabilities", e),
+    if layers.wanted("capabilities") {
+        match drop_capabilities() {
+            Ok(()) => layers.enforced("no capabilities"),
+            Err(e) => layers.missing("dropping capabilities", e),
+        }
     }
-    landlock(scratch, layers);
-    match seccomp() {
-        Ok(()) => layers.enforced("seccomp filter"),
-        Err(e) => layers.missing("seccomp filter", e),
+    if layers.wanted("landlock") {
+        landlock(scratch, layers);
+    }
+    if layers.wanted("seccomp") {
+        match seccomp() {
+            Ok(()) => layers.enforced("seccomp filter"),
+            Err(e) => layers.missing("seccomp filter", e),
+        }
     }
 }
 

@@ -35,7 +35,10 @@ impl Channel {
 }
 
 /// Runs the worker until the host says `quit` or closes its end. Returns the process exit code.
-pub fn serve(library: &Path, scratch: Option<&Path>, log_level: u8) -> i32 {
+///
+/// `without` names sandbox layers to leave out (see [`super::sandbox::Layers::without`]).
+#[cfg_attr(not(target_os = "linux"), allow(unused_variables))]
+pub fn serve(library: &Path, scratch: Option<&Path>, log_level: u8, without: &str) -> i32 {
     // Found before the working folder changes (the host passes it whole already).
     let library = &library
         .canonicalize()
@@ -43,7 +46,8 @@ pub fn serve(library: &Path, scratch: Option<&Path>, log_level: u8) -> i32 {
     // The sandbox first, while this process has one thread (namespaces and Landlock need it):
     // nothing of the plugin has run yet.
     #[cfg(target_os = "linux")]
-    let mut layers = super::sandbox::enter_namespaces().layers;
+    let mut layers =
+        super::sandbox::enter_namespaces(super::sandbox::Layers::without(without)).layers;
     if let Some(scratch) = scratch {
         if let Err(e) = std::env::set_current_dir(scratch) {
             return refuse_early(&format!("cannot enter {}: {e}", scratch.display()));
@@ -210,8 +214,8 @@ fn refuse_early(message: &str) -> i32 {
     1
 }
 
-/// Moves the protocol to a duplicate of stdout, then points stdout (the plugin's) at
-/// pipes whose lines are forwarded as `output` messages.
+/// Moves the protocol to a duplicate of stdout, then points stdout (the plugin's) at a pipe
+/// whose lines are forwarded as `output` messages.
 fn redirect_output() -> io::Result<Channel> {
     // SAFETY: plain descriptor calls on descriptors this process owns; each result is checked.
     let protocol = unsafe { libc::dup(libc::STDOUT_FILENO) };
@@ -220,26 +224,22 @@ fn redirect_output() -> io::Result<Channel> {
     }
     // SAFETY: `protocol` is a fresh descriptor owned by nothing else.
     let channel = Channel(Arc::new(Mutex::new(unsafe { File::from_raw_fd(protocol) })));
-    let forwarded = Arc::new(AtomicUsize::new(0));
     // stderr stays the host's own pipe, read by the host: what a bot writes there just before it
     // dies (an allocation failure's message, say) still reaches it.
-    for (fd, stream) in [(libc::STDOUT_FILENO, "stdout")] {
-        let mut ends = [0; 2];
-        // SAFETY: `ends` has room for the two descriptors pipe() writes.
-        if unsafe { libc::pipe(ends.as_mut_ptr()) } < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        // SAFETY: duplicating a descriptor we own onto a standard one, then closing the original.
-        if unsafe { libc::dup2(ends[1], fd) } < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        unsafe { libc::close(ends[1]) };
-        // SAFETY: the read end is ours alone from here on.
-        let reader = unsafe { File::from_raw_fd(ends[0]) };
-        let channel = channel.clone();
-        let forwarded = Arc::clone(&forwarded);
-        thread::spawn(move || forward(reader, stream, &channel, &forwarded));
+    let mut ends = [0; 2];
+    // SAFETY: `ends` has room for the two descriptors pipe() writes.
+    if unsafe { libc::pipe(ends.as_mut_ptr()) } < 0 {
+        return Err(io::Error::last_os_error());
     }
+    // SAFETY: duplicating a descriptor we own onto stdout, then closing the original.
+    if unsafe { libc::dup2(ends[1], libc::STDOUT_FILENO) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    unsafe { libc::close(ends[1]) };
+    // SAFETY: the read end is ours alone from here on.
+    let reader = unsafe { File::from_raw_fd(ends[0]) };
+    let forwarded = channel.clone();
+    thread::spawn(move || forward(reader, "stdout", &forwarded, &AtomicUsize::new(0)));
     Ok(channel)
 }
 
