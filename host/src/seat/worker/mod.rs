@@ -535,24 +535,9 @@ impl<G: Game> Brain<G> for WorkerBrain {
         let mut kill_after = limit.map(|limit| limit + KILL_MARGIN);
         let wall_limit = kill_after.map(super::wall_cap);
         let mut stop_sent = false;
+        let mut memory_sampled = sent;
         loop {
-            let used = charge(Instant::now(), probe.map(ProcessProbe::sample));
-            control.charge(used);
-            if control.stop_requested() && !stop_sent {
-                self.send(&ToWorker::Stop);
-                stop_sent = true;
-                let grace = used + KILL_MARGIN;
-                kill_after = Some(kill_after.map_or(grace, |k| k.min(grace)));
-            }
-            if kill_after.is_some_and(|k| used >= k)
-                || wall_limit.is_some_and(|w| sent.elapsed() >= w)
-            {
-                self.kill();
-                return Err(SeatFailure::Crash(
-                    "killed: did not answer in time or after a stop".to_owned(),
-                ));
-            }
-            self.sample_memory();
+            // The answer first: most come before the first look at the clock.
             match self.messages.recv_timeout(Duration::from_millis(5)) {
                 Ok(Event::Message(FromWorker::Info { info }, _)) => control.report(info.into()),
                 Ok(Event::Message(FromWorker::Move { text }, stamp)) => {
@@ -569,8 +554,9 @@ impl<G: Game> Brain<G> for WorkerBrain {
                 }
                 Ok(Event::Message(other, _)) => {
                     self.kill();
+                    let what = clip(&format!("{other:?}"), 200);
                     return Err(SeatFailure::Crash(format!(
-                        "the worker broke the protocol: {other:?}"
+                        "the worker broke the protocol: {what}"
                     )));
                 }
                 Ok(Event::Broken(why)) => {
@@ -579,6 +565,26 @@ impl<G: Game> Brain<G> for WorkerBrain {
                 }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => return Err(self.crashed()),
+            }
+            let used = charge(Instant::now(), probe.map(ProcessProbe::sample));
+            control.charge(used);
+            if control.stop_requested() && !stop_sent {
+                self.send(&ToWorker::Stop);
+                stop_sent = true;
+                let grace = used + KILL_MARGIN;
+                kill_after = Some(kill_after.map_or(grace, |k| k.min(grace)));
+            }
+            if kill_after.is_some_and(|k| used >= k)
+                || wall_limit.is_some_and(|w| sent.elapsed() >= w)
+            {
+                self.kill();
+                return Err(SeatFailure::Crash(
+                    "killed: did not answer in time or after a stop".to_owned(),
+                ));
+            }
+            if memory_sampled.elapsed() >= Duration::from_millis(20) {
+                self.sample_memory();
+                memory_sampled = Instant::now();
             }
         }
     }
