@@ -15,17 +15,24 @@
 
 use std::time::{Duration, Instant};
 
-/// The run delay of thread `tid` of this process (`None`: the current thread), in nanoseconds.
-fn thread_run_delay(tid: Option<i32>) -> Option<u64> {
+/// A thread's counters from its schedstat file: CPU time and run delay so far, in nanoseconds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Counters {
+    exec_ns: u64,
+    delay_ns: u64,
+}
+
+/// The counters of thread `tid` of this process (`None`: the current thread).
+fn thread_counters(tid: Option<i32>) -> Option<Counters> {
     match tid {
-        Some(tid) => run_delay_at(&format!("/proc/self/task/{tid}/schedstat")),
-        None => own_schedstat(),
+        Some(tid) => counters_at(&format!("/proc/self/task/{tid}/schedstat")),
+        None => own_counters(),
     }
 }
 
-/// The current thread's run delay, from its schedstat file kept open (one `pread` a call: the
+/// The current thread's counters, from its schedstat file kept open (one `pread` a call: the
 /// built-in bot and every seat read it on each move).
-fn own_schedstat() -> Option<u64> {
+fn own_counters() -> Option<Counters> {
     use std::cell::RefCell;
     use std::fs::File;
     use std::os::unix::fs::FileExt;
@@ -39,28 +46,37 @@ fn own_schedstat() -> Option<u64> {
             .as_ref()?;
         let mut buffer = [0_u8; 96];
         let read = file.read_at(&mut buffer, 0).ok()?;
-        parse_run_delay(buffer.get(..read)?)
+        parse_counters(buffer.get(..read)?)
     })
 }
 
-/// The second field of a schedstat file: nanoseconds spent runnable, waiting for a CPU.
-fn run_delay_at(path: &str) -> Option<u64> {
-    parse_run_delay(&std::fs::read(path).ok()?)
+fn counters_at(path: &str) -> Option<Counters> {
+    parse_counters(&std::fs::read(path).ok()?)
 }
 
-fn parse_run_delay(text: &[u8]) -> Option<u64> {
-    std::str::from_utf8(text)
-        .ok()?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()
+/// A schedstat file: nanoseconds on a CPU, nanoseconds runnable but waiting for one, timeslices.
+fn parse_counters(text: &[u8]) -> Option<Counters> {
+    let mut fields = std::str::from_utf8(text).ok()?.split_whitespace();
+    Some(Counters {
+        exec_ns: fields.next()?.parse().ok()?,
+        delay_ns: fields.next()?.parse().ok()?,
+    })
+}
+
+/// Whether the process or thread whose `stat` file is at `path` is runnable now (running, or
+/// waiting for a CPU: the kernel adds a wait to the run delay only once it is over, so while a
+/// thread is runnable its run delay may lag behind).
+fn is_runnable(path: &str) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|stat| {
+        stat.rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('R'))
+    })
 }
 
 /// The current thread's run delay so far, in nanoseconds (0 where the kernel does not say).
 #[must_use]
 pub fn own_run_delay() -> u64 {
-    thread_run_delay(None).unwrap_or(0)
+    own_counters().map_or(0, |c| c.delay_ns)
 }
 
 /// The current thread's id (the kernel's, as `/proc/self/task` names it).
@@ -84,18 +100,17 @@ pub fn current_tid() -> Option<i32> {
 pub struct ThreadStopwatch {
     start: Instant,
     tid: Option<i32>,
-    delay_at_start: Option<u64>,
+    at_start: Option<Counters>,
 }
 
 impl ThreadStopwatch {
     /// Starts measuring the current thread.
     #[must_use]
     pub fn start() -> ThreadStopwatch {
-        let tid = current_tid();
         ThreadStopwatch {
             start: Instant::now(),
-            tid,
-            delay_at_start: thread_run_delay(None),
+            tid: current_tid(),
+            at_start: thread_counters(None),
         }
     }
 
@@ -105,7 +120,7 @@ impl ThreadStopwatch {
         ThreadStopwatch {
             start: Instant::now(),
             tid: None,
-            delay_at_start: None,
+            at_start: None,
         }
     }
 
@@ -115,22 +130,31 @@ impl ThreadStopwatch {
         self.start.elapsed()
     }
 
-    /// The fair time since the start: wall time less the thread's run delay.
+    /// The fair time since the start: wall time less the thread's run delay. Exact on the
+    /// measured thread itself (which is running as it asks). From another thread, a lower
+    /// bound: while the measured thread is runnable, a wait for a CPU it may be in is not yet
+    /// in its run delay, so only its CPU time is counted then.
     #[must_use]
     pub fn elapsed(&self) -> Duration {
         let wall = self.start.elapsed();
-        let delay = match (self.delay_at_start, self.tid) {
-            (Some(before), Some(tid)) => {
-                let now = if current_tid() == Some(tid) {
-                    thread_run_delay(None)
-                } else {
-                    thread_run_delay(Some(tid))
-                };
-                now.map_or(0, |now| now.saturating_sub(before))
-            }
-            _ => 0,
+        let (Some(before), Some(tid)) = (self.at_start, self.tid) else {
+            return wall;
         };
-        wall.saturating_sub(Duration::from_nanos(delay))
+        if current_tid() == Some(tid) {
+            let delay = thread_counters(None)
+                .map_or(0, |now| now.delay_ns - before.delay_ns.min(now.delay_ns));
+            return wall.saturating_sub(Duration::from_nanos(delay));
+        }
+        let Some(now) = thread_counters(Some(tid)) else {
+            return wall;
+        };
+        if is_runnable(&format!("/proc/self/task/{tid}/stat")) {
+            Duration::from_nanos(now.exec_ns.saturating_sub(before.exec_ns)).min(wall)
+        } else {
+            wall.saturating_sub(Duration::from_nanos(
+                now.delay_ns.saturating_sub(before.delay_ns),
+            ))
+        }
     }
 
     /// Whether `limit` of fair time has passed: cheap while the wall clock is below it (the run
@@ -146,14 +170,19 @@ impl ThreadStopwatch {
 pub struct ProcessSample {
     /// The run delay of its main thread (the one that thinks), in nanoseconds.
     pub run_delay_ns: u64,
+    /// The CPU time of its main thread, in nanoseconds.
+    pub exec_ns: u64,
     /// The CPU time of all its threads, in nanoseconds.
     pub cpu_ns: u64,
+    /// Whether its main thread was runnable (so that its run delay may lag behind).
+    pub runnable: bool,
 }
 
 /// Reads the counters of another process of this user, by its process id in this namespace.
 #[derive(Debug)]
 pub struct ProcessProbe {
     schedstat: String,
+    stat: String,
     statm: String,
     #[cfg(target_os = "linux")]
     clock: Option<libc::clockid_t>,
@@ -172,6 +201,7 @@ impl ProcessProbe {
         };
         ProcessProbe {
             schedstat: format!("/proc/{pid}/schedstat"),
+            stat: format!("/proc/{pid}/stat"),
             statm: format!("/proc/{pid}/statm"),
             #[cfg(target_os = "linux")]
             clock,
@@ -183,9 +213,12 @@ impl ProcessProbe {
     /// The process's counters now (zeros where the kernel does not say).
     #[must_use]
     pub fn sample(&self) -> ProcessSample {
+        let counters = counters_at(&self.schedstat).unwrap_or_default();
         ProcessSample {
-            run_delay_ns: run_delay_at(&self.schedstat).unwrap_or(0),
+            run_delay_ns: counters.delay_ns,
+            exec_ns: counters.exec_ns,
             cpu_ns: self.cpu_ns().unwrap_or(0),
+            runnable: is_runnable(&self.stat),
         }
     }
 
@@ -220,13 +253,39 @@ impl ProcessProbe {
         }
     }
 
-    /// The fair time of a worker between two samples `wall` apart: the wall time less its main
-    /// thread's run delay, but at least its CPU time over the cores, and at most the wall time.
+    /// The fair time of a worker between two samples `wall` apart, once it has answered (its
+    /// thread then waits for the next request, so its run delay is up to date): the wall time
+    /// less its main thread's run delay, but at least its CPU time over the cores, and at most
+    /// the wall time.
     #[must_use]
     pub fn charge(&self, wall: Duration, from: ProcessSample, to: ProcessSample) -> Duration {
         let delay = Duration::from_nanos(to.run_delay_ns.saturating_sub(from.run_delay_ns));
-        let cpu = Duration::from_nanos(to.cpu_ns.saturating_sub(from.cpu_ns)) / self.cores.max(1);
-        wall.saturating_sub(delay).max(cpu).min(wall)
+        wall.saturating_sub(delay)
+            .max(self.cpu_share(from, to))
+            .min(wall)
+    }
+
+    /// The fair time of a worker still thinking: as [`ProcessProbe::charge`] while its main
+    /// thread sleeps or waits; while it is runnable (it may be waiting for a CPU right now, a
+    /// wait not yet in its run delay), a lower bound: its main thread's CPU time, or its CPU
+    /// time over the cores.
+    #[must_use]
+    pub fn charge_so_far(
+        &self,
+        wall: Duration,
+        from: ProcessSample,
+        to: ProcessSample,
+    ) -> Duration {
+        if to.runnable {
+            let exec = Duration::from_nanos(to.exec_ns.saturating_sub(from.exec_ns));
+            exec.max(self.cpu_share(from, to)).min(wall)
+        } else {
+            self.charge(wall, from, to)
+        }
+    }
+
+    fn cpu_share(&self, from: ProcessSample, to: ProcessSample) -> Duration {
+        Duration::from_nanos(to.cpu_ns.saturating_sub(from.cpu_ns)) / self.cores.max(1)
     }
 }
 
@@ -235,13 +294,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_run_delay_is_the_second_field() {
-        assert_eq!(parse_run_delay(b"429280461 1868896 23\n"), Some(1_868_896));
-        assert_eq!(parse_run_delay(b"garbage"), None);
+    fn the_counters_are_the_first_two_fields() {
+        assert_eq!(
+            parse_counters(b"429280461 1868896 23\n"),
+            Some(Counters {
+                exec_ns: 429_280_461,
+                delay_ns: 1_868_896
+            })
+        );
+        assert_eq!(parse_counters(b"garbage"), None);
         // Read twice from the kept file: never backwards.
-        if let (Some(a), Some(b)) = (own_schedstat(), own_schedstat()) {
-            assert!(b >= a);
+        if let (Some(a), Some(b)) = (own_counters(), own_counters()) {
+            assert!(b.exec_ns >= a.exec_ns && b.delay_ns >= a.delay_ns);
         }
+    }
+
+    #[test]
+    fn another_thread_asleep_is_charged_its_sleep() {
+        let (started, watch) = std::sync::mpsc::channel();
+        let sleeper = std::thread::spawn(move || {
+            started.send(ThreadStopwatch::start()).unwrap();
+            std::thread::sleep(Duration::from_millis(200));
+        });
+        let watch = watch.recv().unwrap();
+        std::thread::sleep(Duration::from_millis(20));
+        // Asleep, not runnable: its sleep is its own time (on any machine, however busy).
+        let seen = watch.elapsed();
+        assert!(seen <= watch.wall());
+        sleeper.join().unwrap();
     }
 
     #[test]
@@ -258,6 +338,7 @@ mod tests {
     fn a_process_is_charged_its_cpu_over_the_cores_at_least() {
         let probe = ProcessProbe {
             schedstat: String::new(),
+            stat: String::new(),
             statm: String::new(),
             #[cfg(target_os = "linux")]
             clock: None,
@@ -268,21 +349,39 @@ mod tests {
         // Waited 80 ms for a core: charged 20 ms.
         let starved = ProcessSample {
             run_delay_ns: 80_000_000,
+            exec_ns: 20_000_000,
             cpu_ns: 20_000_000,
+            runnable: false,
         };
         assert_eq!(probe.charge(wall, from, starved), Duration::from_millis(20));
         // Starved its own main thread while 8 helpers used both cores: charged the wall time.
         let greedy = ProcessSample {
             run_delay_ns: 90_000_000,
+            exec_ns: 10_000_000,
             cpu_ns: 200_000_000,
+            runnable: false,
         };
         assert_eq!(probe.charge(wall, from, greedy), wall);
         // Never more than the wall time.
         let busy = ProcessSample {
             run_delay_ns: 0,
+            exec_ns: 100_000_000,
             cpu_ns: 400_000_000,
+            runnable: false,
         };
         assert_eq!(probe.charge(wall, from, busy), wall);
+        // Still thinking and runnable, maybe waiting for a core: only its CPU time is sure.
+        let waiting = ProcessSample {
+            run_delay_ns: 0,
+            exec_ns: 30_000_000,
+            cpu_ns: 30_000_000,
+            runnable: true,
+        };
+        assert_eq!(
+            probe.charge_so_far(wall, from, waiting),
+            Duration::from_millis(30)
+        );
+        assert_eq!(probe.charge(wall, from, waiting), wall);
     }
 
     #[test]

@@ -508,6 +508,20 @@ impl<G: Game> Brain<G> for WorkerBrain {
         if self.status.is_some() {
             return Err(self.crashed());
         }
+        // What the worker sent unasked since its last answer (a move before the request, say) is
+        // no answer to this one.
+        while let Ok(event) = self.messages.try_recv() {
+            match event {
+                Event::Broken(why) => {
+                    self.broken = Some(why);
+                    return Err(self.crashed());
+                }
+                Event::Message(message, _) => {
+                    let what = clip(&format!("{message:?}"), 200);
+                    log::debug!("{}: ignoring {what}, sent unasked", self.name);
+                }
+            }
+        }
         self.send(&ToWorker::Go {
             start: request.start_text.clone(),
             moves: request.moves_text.clone(),
@@ -518,10 +532,18 @@ impl<G: Game> Brain<G> for WorkerBrain {
         let probe_cell = Arc::clone(&self.probe);
         let probe = probe_cell.get();
         let at_start = probe.map(ProcessProbe::sample);
+        // Once it answered (exact), and while it thinks (a lower bound).
         let charge = |at: Instant, now: Option<ProcessSample>| -> Duration {
             let wall = at.saturating_duration_since(sent);
             match (probe, at_start, now) {
                 (Some(probe), Some(from), Some(to)) => probe.charge(wall, from, to),
+                _ => wall,
+            }
+        };
+        let so_far = |now: Option<ProcessSample>| -> Duration {
+            let wall = sent.elapsed();
+            match (probe, at_start, now) {
+                (Some(probe), Some(from), Some(to)) => probe.charge_so_far(wall, from, to),
                 _ => wall,
             }
         };
@@ -566,7 +588,7 @@ impl<G: Game> Brain<G> for WorkerBrain {
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => return Err(self.crashed()),
             }
-            let used = charge(Instant::now(), probe.map(ProcessProbe::sample));
+            let used = so_far(probe.map(ProcessProbe::sample));
             control.charge(used);
             if control.stop_requested() && !stop_sent {
                 self.send(&ToWorker::Stop);
