@@ -43,12 +43,12 @@ run() { # NAME LOAD TIME-FLAGS...
 }
 
 run movetime-busy busy --movetime 50
-run movetime-idle idle --movetime 50
 run tc-busy busy --tc 1+0.01
+run movetime-idle idle --movetime 50
 run tc-idle idle --tc 1+0.01
 
 printf '%-16s %8s %22s %22s\n' run games "builtin time losses" "depth=3 time losses"
-for name in movetime-busy movetime-idle tc-busy tc-idle; do
+for name in movetime-busy tc-busy movetime-idle tc-idle; do
     python3 - "$out/$name.summary.json" "$name" <<'EOF'
 import json, sys
 summary = json.load(open(sys.argv[1]))
