@@ -259,3 +259,32 @@ fn no_way_out_with_either_the_namespaces_or_seccomp_alone() {
         }
     }
 }
+
+/// A worker is stopped while its opponent thinks: it cannot ponder on the opponent's time, nor
+/// take the cores from it.
+#[test]
+fn a_bot_thinks_only_on_its_own_turn() {
+    let dir = TempDir::new("hostile-ponder");
+    let attacker = private_copy(&dir, "attacker_ponder");
+    let white = format!("{}:mode=ponder", attacker.display());
+    // The opponent thinks 100 ms a move (fixed, whatever the clock).
+    let output = tavola_with_env(
+        [
+            "play",
+            "--headless",
+            "--quiet",
+            "-t",
+            "0",
+            "--white",
+            &white,
+            "--black",
+            "builtin:movetime=100",
+        ],
+        &[],
+    );
+    output.assert_code(0);
+    let result = output.stdout_line("Result:").unwrap_or_default();
+    assert!(result.contains("could not ponder in 3 turns"), "{output}");
+    let leftovers = processes_using(&attacker);
+    assert!(leftovers.is_empty(), "processes left behind: {leftovers:?}");
+}

@@ -247,7 +247,11 @@ impl WorkerBrain {
             options: bot_options.to_vec(),
         });
         match brain.receive_until(deadline) {
-            Some(FromWorker::Ready) => Ok((brain, bot)),
+            Some(FromWorker::Ready) => {
+                // Until its first turn, it waits stopped.
+                brain.freeze(libc::SIGSTOP);
+                Ok((brain, bot))
+            }
             Some(FromWorker::Refused { reason }) => Err(LoadError::Isolated(reason)),
             Some(other) => Err(failed(format!("unexpected worker message {other:?}"))),
             None => Err(failed(brain.silence(options.startup_timeout))),
@@ -410,6 +414,20 @@ impl WorkerBrain {
     }
 
     /// Kills the worker's whole process group and reaps the worker.
+    /// Stops (`SIGSTOP`) or continues (`SIGCONT`) the worker's whole process group: a bot thinks
+    /// only on its own turn, so that it can neither ponder on the opponent's time nor take its
+    /// cores.
+    fn freeze(&mut self, signal: libc::c_int) {
+        if self.status.is_some() {
+            return;
+        }
+        if let Ok(pid) = i32::try_from(self.child.id()) {
+            // SAFETY: signalling the process group this worker leads (its pgid is its pid); it
+            // is not reaped before `kill`, so the id is still its own.
+            unsafe { libc::kill(-pid, signal) };
+        }
+    }
+
     fn kill(&mut self) {
         if self.status.is_some() {
             return;
@@ -522,6 +540,7 @@ impl<G: Game> Brain<G> for WorkerBrain {
                 }
             }
         }
+        self.freeze(libc::SIGCONT);
         self.send(&ToWorker::Go {
             start: request.start_text.clone(),
             moves: request.moves_text.clone(),
@@ -564,10 +583,12 @@ impl<G: Game> Brain<G> for WorkerBrain {
                 Ok(Event::Message(FromWorker::Info { info }, _)) => control.report(info.into()),
                 Ok(Event::Message(FromWorker::Move { text }, stamp)) => {
                     control.charge(charge(stamp.at, stamp.bot));
+                    self.freeze(libc::SIGSTOP);
                     return Ok(text);
                 }
                 Ok(Event::Message(FromWorker::Failure { panicked, message }, stamp)) => {
                     control.charge(charge(stamp.at, stamp.bot));
+                    self.freeze(libc::SIGSTOP);
                     return Err(if panicked {
                         SeatFailure::Panic(message)
                     } else {
