@@ -8,10 +8,11 @@
 
 use std::ffi::OsStr;
 use std::fmt;
-use std::io::Read;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -503,5 +504,113 @@ mod tests {
         let path = a.path().to_path_buf();
         drop(a);
         assert!(!path.exists());
+    }
+}
+
+/// How long to wait for an expected line from an engine before calling it hung (not a speed
+/// check).
+pub const PATIENCE: Duration = Duration::from_secs(60);
+
+/// `tavola` running as an engine (`tavola uai`, `tavola ugi ...`): lines in, lines out.
+#[derive(Debug)]
+pub struct EngineProcess {
+    /// The engine's process.
+    pub child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl EngineProcess {
+    /// Starts `tavola ARGS` with piped stdin and stdout.
+    ///
+    /// # Panics
+    /// When the binary does not start.
+    pub fn start(args: &[&str]) -> EngineProcess {
+        let mut child = Command::new(&artifacts().tavola)
+            .args(args)
+            .current_dir(&artifacts().workdir)
+            .env_remove("RUST_LOG")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("tavola starts");
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        EngineProcess {
+            child,
+            stdin,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Sends one line.
+    ///
+    /// # Panics
+    /// When the engine no longer reads.
+    pub fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("the engine reads its input");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// The lines up to and including the first that starts with `prefix`.
+    ///
+    /// # Panics
+    /// When no such line comes within [`PATIENCE`] (with all the engine said).
+    pub fn until(&mut self, prefix: &str) -> Vec<String> {
+        let deadline = Instant::now() + PATIENCE;
+        let mut lines = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self.lines.recv_timeout(left).unwrap_or_else(|_| {
+                panic!(
+                    "no line starting with {prefix:?}; the engine said:\n{}",
+                    self.seen.join("\n")
+                )
+            });
+            self.seen.push(line.clone());
+            lines.push(line.clone());
+            if line.starts_with(prefix) {
+                return lines;
+            }
+        }
+    }
+
+    /// The move of the next `bestmove` line.
+    ///
+    /// # Panics
+    /// As [`EngineProcess::until`].
+    pub fn bestmove(&mut self) -> String {
+        let lines = self.until("bestmove ");
+        let last = lines.last().expect("at least the bestmove line");
+        last.split_whitespace().nth(1).expect("a move").to_owned()
+    }
+
+    /// Sends `quit` and checks that the engine ends, with success.
+    ///
+    /// # Panics
+    /// When it does not end within [`PATIENCE`], or fails.
+    pub fn quit(mut self) {
+        self.send("quit");
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                assert!(status.success(), "{status}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "quit did not end the engine");
+            thread::sleep(Duration::from_millis(10));
+        }
     }
 }

@@ -1,90 +1,13 @@
 //! `tavola uai`: a scripted UAI dialogue with the real binary, line by line, including `isready`
 //! and `stop` while it thinks on `go infinite`, bad input, and a forced pass.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
-use std::thread;
-use std::time::{Duration, Instant};
-
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::{Game, Position};
-use tavola_tests::artifacts;
-
-/// How long to wait for an expected line before calling the engine hung (not a speed check).
-const PATIENCE: Duration = Duration::from_secs(60);
-
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    seen: Vec<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(&artifacts().tavola)
-            .arg("uai")
-            .env_remove("RUST_LOG")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("tavola uai starts");
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-            seen: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("the engine reads its input");
-        self.stdin.flush().expect("flush");
-    }
-
-    /// The lines up to and including the first that starts with `prefix`.
-    fn until(&mut self, prefix: &str) -> Vec<String> {
-        let deadline = Instant::now() + PATIENCE;
-        let mut lines = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self.lines.recv_timeout(left).unwrap_or_else(|_| {
-                panic!(
-                    "no line starting with {prefix:?}; the engine said:\n{}",
-                    self.seen.join("\n")
-                )
-            });
-            self.seen.push(line.clone());
-            lines.push(line.clone());
-            if line.starts_with(prefix) {
-                return lines;
-            }
-        }
-    }
-
-    fn bestmove(&mut self) -> String {
-        let lines = self.until("bestmove ");
-        let last = lines.last().expect("at least the bestmove line");
-        last.split_whitespace().nth(1).expect("a move").to_owned()
-    }
-}
+use tavola_tests::EngineProcess;
 
 #[test]
 fn a_uai_dialogue() {
-    let mut engine = Engine::start();
+    let mut engine = EngineProcess::start(&["uai"]);
 
     engine.send("uai");
     let hello = engine.until("uaiok");
@@ -171,14 +94,5 @@ fn a_uai_dialogue() {
     position.play(position.parse_move("f2").unwrap()).unwrap();
     assert!(position.parse_move(&best).is_ok(), "{best}");
 
-    engine.send("quit");
-    let deadline = Instant::now() + PATIENCE;
-    loop {
-        if let Some(status) = engine.child.try_wait().expect("wait") {
-            assert!(status.success(), "{status}");
-            break;
-        }
-        assert!(Instant::now() < deadline, "quit did not end the engine");
-        thread::sleep(Duration::from_millis(10));
-    }
+    engine.quit();
 }

@@ -143,9 +143,12 @@ pub(crate) enum Command {
     /// Search fixed positions to a fixed depth: total nodes (a signature of the search) and nodes
     /// per second, per game.
     Bench(BenchArgs),
-    /// Be the built-in Ataxx bot as a UAI engine on stdin/stdout (for Ataxx GUIs and match
-    /// runners; `x` moves first and uses btime).
-    Uai,
+    /// Be an Ataxx UAI engine on stdin/stdout (for Ataxx GUIs and match runners such as
+    /// cuteataxx; `x` moves first and uses btime): the built-in bot, or any player with --bot.
+    Uai(EngineArgs),
+    /// Be a UGI engine (cutegames' Universal Game Interface) on stdin/stdout, for any game: the
+    /// built-in bot, random, or a bot library (in its worker process, as usual).
+    Ugi(EngineArgs),
     /// Show what a bot library says about itself (asked of a worker process, so that none of its
     /// code runs in this one unless --in-process).
     Info {
@@ -210,14 +213,17 @@ macro_rules! with_game {
 
 mod arena;
 mod bench;
+mod engine;
 mod info;
 mod perft;
 mod play;
 
 use arena::{MatchArgs, TournamentArgs};
 use bench::BenchArgs;
+use engine::EngineArgs;
 use perft::PerftArgs;
 use play::PlayArgs;
+use tavola::protocol::ugi::Dialect;
 
 /// Parses the command line, runs it, and prints an error once, with its context.
 pub(crate) fn main() -> ExitCode {
@@ -304,10 +310,12 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Info { library, bots }) => info::info(&library, &bots),
         Some(Command::Bench(args)) => bench::bench_command(&args),
-        Some(Command::Uai) => {
+        Some(Command::Uai(args)) if args.bot.is_none() => {
             tavola::uai::run(std::io::stdin().lock(), std::io::stdout());
             Ok(ExitCode::SUCCESS)
         }
+        Some(Command::Uai(args)) => engine::run(&args, Dialect::Uai),
+        Some(Command::Ugi(args)) => engine::run(&args, Dialect::Ugi),
         Some(Command::Worker {
             library,
             scratch,

@@ -363,6 +363,11 @@ impl<G: Game> Seat<G> {
         }
     }
 
+    /// A handle that asks the thinking brain to answer now, from any thread.
+    pub fn stop_handle(&self) -> StopHandle {
+        StopHandle(Arc::clone(&self.control))
+    }
+
     /// Asks the thinking brain to answer now.
     pub fn stop(&self) {
         self.control.stop.store(true, Ordering::Relaxed);
@@ -493,6 +498,17 @@ impl<G: Game> Drop for Seat<G> {
                 }
             }
         }
+    }
+}
+
+/// Asks a seat's brain to answer now, from another thread than the seat's owner's.
+#[derive(Debug, Clone)]
+pub struct StopHandle(Arc<Control>);
+
+impl StopHandle {
+    /// Asks the brain to answer now.
+    pub fn stop(&self) {
+        self.0.stop.store(true, Ordering::Relaxed);
     }
 }
 
