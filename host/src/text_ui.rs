@@ -11,6 +11,7 @@ use crate::builtin::mcts::MctsBrain;
 use crate::builtin::{BuiltinBrain, Evaluate};
 use crate::record::GameRecord;
 use crate::referee::{GameResult, MoveEvent, Referee, Settings};
+use crate::seat::engine::EngineBrain;
 use crate::seat::human::TerminalHuman;
 use crate::seat::plugin::{Library, PluginBrain};
 use crate::seat::random::RandomBrain;
@@ -114,6 +115,30 @@ pub fn seat_for<G: Evaluate>(
                 .collect();
             let brain = BuiltinBrain::<G>::from_options(&options, seed).map_err(bad_spec)?;
             ("builtin".into(), "builtin".into(), Box::new(brain))
+        }
+        SeatKind::Engine(protocol, command) => {
+            if *protocol == crate::seat::engine::Protocol::Uai && G::NAME != "ataxx" {
+                return Err(bad_spec(
+                    "a UAI engine plays Ataxx only (use ugi: for other games)".into(),
+                )
+                .into());
+            }
+            let limits = match isolation {
+                Some(options) => options.clone(),
+                None => WorkerOptions::new()?,
+            };
+            let first = G::start(Some(variant)).map_or(Color::White, |p| p.side_to_move());
+            let brain = EngineBrain::spawn(*protocol, command, &spec.options, &limits, first)?;
+            (
+                brain.name().to_owned(),
+                format!(
+                    "{} ({} engine {})",
+                    brain.name(),
+                    protocol.name(),
+                    command.join(" ")
+                ),
+                Box::new(brain),
+            )
         }
         SeatKind::Plugin(path) if isolation.is_some() => {
             let options = isolation.expect("checked by the guard");

@@ -14,6 +14,7 @@ use tavola_sdk::abi::Clocks;
 use tavola_sdk::{Game, SearchInfo};
 use thiserror::Error;
 
+pub mod engine;
 pub mod human;
 pub mod plugin;
 pub mod random;
@@ -43,6 +44,9 @@ pub enum SeatKind {
     Random,
     /// A plugin library at this path.
     Plugin(PathBuf),
+    /// An outside engine: the protocol it speaks, and its command (the program, then its
+    /// arguments).
+    Engine(engine::Protocol, Vec<String>),
 }
 
 /// The error of parsing a [`SeatSpec`].
@@ -72,15 +76,30 @@ impl FromStr for SeatSpec {
         // Options follow the last ':' when what follows looks like `key=value` pairs; otherwise the
         // ':' belongs to a path.
         let (head, options) = match spec_trimmed.rsplit_once(':') {
-            Some((head, tail)) if !head.is_empty() && tail.contains('=') && !tail.contains('/') => {
+            Some((head, tail))
+                if !head.is_empty()
+                    && tail.contains('=')
+                    && !tail.contains('/')
+                    && !tail.contains(char::is_whitespace) =>
+            {
                 (head, parse_options(tail).map_err(|r| error(&r))?)
             }
             _ => (spec_trimmed, Vec::new()),
+        };
+        let engine = |protocol, command: &str| {
+            let words: Vec<String> = command.split_whitespace().map(str::to_owned).collect();
+            if words.is_empty() {
+                Err(error("an engine needs its command: ugi:PROGRAM [ARGS...]"))
+            } else {
+                Ok(SeatKind::Engine(protocol, words))
+            }
         };
         let kind = match head {
             "human" => SeatKind::Human,
             "builtin" => SeatKind::Builtin,
             "random" => SeatKind::Random,
+            _ if head.starts_with("ugi:") => engine(engine::Protocol::Ugi, &head[4..])?,
+            _ if head.starts_with("uai:") => engine(engine::Protocol::Uai, &head[4..])?,
             path => SeatKind::Plugin(PathBuf::from(path)),
         };
         Ok(SeatSpec { kind, options })
@@ -104,6 +123,9 @@ impl fmt::Display for SeatSpec {
             SeatKind::Builtin => f.write_str("builtin")?,
             SeatKind::Random => f.write_str("random")?,
             SeatKind::Plugin(path) => write!(f, "{}", path.display())?,
+            SeatKind::Engine(protocol, command) => {
+                write!(f, "{}:{}", protocol.name(), command.join(" "))?;
+            }
         }
         for (i, (k, v)) in self.options.iter().enumerate() {
             write!(f, "{}{k}={v}", if i == 0 { ':' } else { ',' })?;
@@ -559,6 +581,17 @@ mod tests {
             SeatKind::Plugin(PathBuf::from("./target/debug/librandom_bot.so"))
         );
         assert_eq!(spec.to_string(), "./target/debug/librandom_bot.so:seed=5");
+        let spec: SeatSpec = "ugi:./engine --threads 2:Hash=16".parse().unwrap();
+        assert_eq!(
+            spec.kind,
+            SeatKind::Engine(
+                engine::Protocol::Ugi,
+                vec!["./engine".into(), "--threads".into(), "2".into()]
+            )
+        );
+        assert_eq!(spec.options, vec![("Hash".into(), "16".into())]);
+        assert_eq!(spec.to_string(), "ugi:./engine --threads 2:Hash=16");
+        assert!("uai:".parse::<SeatSpec>().is_err());
         let spec: SeatSpec = "weird:name/lib.so".parse().unwrap();
         assert_eq!(
             spec.kind,

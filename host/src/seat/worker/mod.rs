@@ -48,6 +48,16 @@ fn register(pgid: i32) {
     );
 }
 
+/// Kills the process group `pgid` (an outside engine's) on Ctrl-C and the like, as a worker's.
+pub(crate) fn track_group(pgid: i32) {
+    register(pgid);
+}
+
+/// Forgets the process group `pgid` (it is gone).
+pub(crate) fn untrack_group(pgid: i32) {
+    unregister(pgid);
+}
+
 fn unregister(pgid: i32) {
     for slot in &GROUPS {
         let _ = slot.compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::SeqCst);
@@ -658,9 +668,9 @@ fn read_worker(
             bot: probe.get().map(ProcessProbe::sample),
         };
         match read {
-            Ok(Line::Whole) => {}
-            Ok(Line::End) | Err(_) => return,
-            Ok(Line::TooLong) => {
+            Ok(CappedLine::Whole) => {}
+            Ok(CappedLine::End) | Err(_) => return,
+            Ok(CappedLine::TooLong) => {
                 let _ = sender.send(Event::Broken(format!(
                     "sent a protocol line longer than {} MiB",
                     MAX_LINE >> 20
@@ -724,21 +734,21 @@ fn read_stderr(stderr: impl Read, label: &str, out_of_memory: &AtomicBool) {
             }
         }
         match read {
-            Ok(Line::Whole) => {}
+            Ok(CappedLine::Whole) => {}
             // Past the cap: drop the rest of the line, and go on.
-            Ok(Line::TooLong) => {
+            Ok(CappedLine::TooLong) => {
                 if !skip_line(&mut reader) {
                     return;
                 }
             }
-            Ok(Line::End) | Err(_) => return,
+            Ok(CappedLine::End) | Err(_) => return,
         }
     }
 }
 
 /// How a capped line read ended.
 #[derive(Debug, PartialEq, Eq)]
-enum Line {
+pub(crate) enum CappedLine {
     /// A line (its newline taken off), or the last bytes before the end.
     Whole,
     /// The end of the stream, with nothing read.
@@ -748,11 +758,11 @@ enum Line {
 }
 
 /// Reads one line into `line` (without its newline), refusing to hold more than `cap` bytes.
-fn read_line_capped(
+pub(crate) fn read_line_capped(
     reader: &mut impl BufRead,
     line: &mut Vec<u8>,
     cap: usize,
-) -> std::io::Result<Line> {
+) -> std::io::Result<CappedLine> {
     loop {
         let buffer = match reader.fill_buf() {
             Ok(buffer) => buffer,
@@ -761,9 +771,9 @@ fn read_line_capped(
         };
         if buffer.is_empty() {
             return Ok(if line.is_empty() {
-                Line::End
+                CappedLine::End
             } else {
-                Line::Whole
+                CappedLine::Whole
             });
         }
         let (taken, done) = match buffer.iter().position(|&b| b == b'\n') {
@@ -771,7 +781,7 @@ fn read_line_capped(
             None => (buffer.len(), false),
         };
         if line.len() + taken > cap {
-            return Ok(Line::TooLong);
+            return Ok(CappedLine::TooLong);
         }
         line.extend_from_slice(&buffer[..taken]);
         reader.consume(if done { taken + 1 } else { taken });
@@ -779,7 +789,7 @@ fn read_line_capped(
             if line.last() == Some(&b'\r') {
                 line.pop();
             }
-            return Ok(Line::Whole);
+            return Ok(CappedLine::Whole);
         }
     }
 }
@@ -1027,32 +1037,32 @@ mod tests {
         let mut line = Vec::new();
         assert_eq!(
             read_line_capped(&mut input, &mut line, 10).unwrap(),
-            Line::Whole
+            CappedLine::Whole
         );
         assert_eq!(line, b"short");
         line.clear();
         assert_eq!(
             read_line_capped(&mut input, &mut line, 10).unwrap(),
-            Line::Whole
+            CappedLine::Whole
         );
         assert_eq!(line, b"exactly10!");
         line.clear();
         assert_eq!(
             read_line_capped(&mut input, &mut line, 10).unwrap(),
-            Line::TooLong
+            CappedLine::TooLong
         );
         assert!(line.len() <= 10, "never more than the cap is held");
         assert!(skip_line(&mut input));
         line.clear();
         assert_eq!(
             read_line_capped(&mut input, &mut line, 10).unwrap(),
-            Line::Whole
+            CappedLine::Whole
         );
         assert_eq!(line, b"end");
         line.clear();
         assert_eq!(
             read_line_capped(&mut input, &mut line, 10).unwrap(),
-            Line::End
+            CappedLine::End
         );
         assert!(!skip_line(&mut input));
     }

@@ -1,0 +1,403 @@
+//! Outside engines in a seat: a program that speaks UGI (any game) or UAI (Ataxx), named
+//! `ugi:COMMAND` or `uai:COMMAND` (the command split at spaces, its options after a last
+//! `:key=value,...`, sent as `setoption`).
+//!
+//! The engine runs as a child in a session and process group of its own, killed with the game
+//! and when the host dies, with the workers' memory and CPU-time limits and no core dumps. It is
+//! not sandboxed further: an ordinary engine forks (a JVM does), opens files and may use the
+//! network, so namespaces, Landlock and seccomp would break it. A silent, slow, crashing or lying
+//! engine loses with its reason, as a plugin does.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use tavola_sdk::{Color, Game, Position, SearchInfo};
+
+use super::plugin::LoadError;
+use super::worker::WorkerOptions;
+use super::{Answer, Brain, Control, Request, SeatFailure};
+
+/// The protocol an outside engine speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    /// cutegames' Universal Game Interface.
+    Ugi,
+    /// The Universal Ataxx Interface.
+    Uai,
+}
+
+impl Protocol {
+    /// `ugi` or `uai`, as the seat spec writes it.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Protocol::Ugi => "ugi",
+            Protocol::Uai => "uai",
+        }
+    }
+}
+
+/// What an engine line can be, for the reader.
+enum Line {
+    Text(String),
+    Broken(String),
+}
+
+/// How long an engine may keep thinking past its time or a `stop` before it is killed.
+const KILL_MARGIN: Duration = Duration::from_millis(500);
+
+/// An outside engine, as a [`Brain`].
+pub struct EngineBrain {
+    name: String,
+    protocol: Protocol,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<Line>,
+    /// The game's first player (`p1`, UAI's "black").
+    first: Color,
+    dead: bool,
+}
+
+impl std::fmt::Debug for EngineBrain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EngineBrain")
+            .field("name", &self.name)
+            .field("protocol", &self.protocol)
+            .finish_non_exhaustive()
+    }
+}
+
+impl EngineBrain {
+    /// Starts `command` (a program and its arguments), shakes hands in `protocol`, sends
+    /// `options` as `setoption`, and starts a new game of `G` whose first player is `first`.
+    ///
+    /// # Errors
+    /// A [`LoadError`] naming the command: it does not start, or does not finish the hand-shake
+    /// within `limits.startup_timeout`.
+    pub fn spawn(
+        protocol: Protocol,
+        command: &[String],
+        options: &[(String, String)],
+        limits: &WorkerOptions,
+        first: Color,
+    ) -> Result<EngineBrain, LoadError> {
+        let shown = command.join(" ");
+        let failed = |reason: String| LoadError::Init {
+            path: PathBuf::from(&shown),
+            reason,
+        };
+        let (program, args) = command
+            .split_first()
+            .ok_or_else(|| failed("no command given".to_owned()))?;
+        let mut process = Command::new(program);
+        process
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let memory = limits.memory;
+        let cpu = limits.cpu_seconds;
+        // SAFETY: only async-signal-safe calls between fork and exec.
+        unsafe {
+            process.pre_exec(move || {
+                if libc::setsid() < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                #[cfg(target_os = "linux")]
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                let set = |resource, value: u64| {
+                    let limit = libc::rlimit {
+                        rlim_cur: value,
+                        rlim_max: value,
+                    };
+                    libc::setrlimit(resource, &limit);
+                };
+                set(libc::RLIMIT_CORE, 0);
+                if let Some(bytes) = memory {
+                    set(libc::RLIMIT_AS, bytes);
+                }
+                if let Some(seconds) = cpu {
+                    set(libc::RLIMIT_CPU, seconds);
+                }
+                Ok(())
+            });
+        }
+        let mut child = process
+            .spawn()
+            .map_err(|e| failed(format!("cannot start it: {e}")))?;
+        if let Ok(pid) = i32::try_from(child.id()) {
+            super::worker::track_group(pid);
+        }
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            return Err(failed("it has no pipes".to_owned()));
+        };
+        let (sender, lines) = mpsc::channel();
+        thread::spawn(move || read_lines(stdout, &sender));
+        let label = shown.clone();
+        thread::spawn(move || {
+            for line in BufReader::new(stderr)
+                .lines()
+                .map_while(Result::ok)
+                .take(1000)
+            {
+                log::info!(target: "bot", "[{label} stderr] {line}");
+            }
+        });
+        let mut brain = EngineBrain {
+            name: program.rsplit('/').next().unwrap_or(program).to_owned(),
+            protocol,
+            child,
+            stdin,
+            lines,
+            first,
+            dead: false,
+        };
+        let deadline = Instant::now() + limits.startup_timeout;
+        brain.send(protocol.name());
+        let ok = format!("{}ok", protocol.name());
+        loop {
+            match brain.next_line(deadline) {
+                Ok(line) if line == ok => break,
+                Ok(line) => {
+                    if let Some(name) = line.strip_prefix("id name ") {
+                        brain.name = name.trim().to_owned();
+                    }
+                }
+                Err(why) => return Err(failed(format!("no {ok}: {why}"))),
+            }
+        }
+        for (key, value) in options {
+            brain.send(&format!("setoption name {key} value {value}"));
+        }
+        brain.send(&format!("{}newgame", protocol.name()));
+        brain.send("isready");
+        loop {
+            match brain.next_line(deadline) {
+                Ok(line) if line == "readyok" => return Ok(brain),
+                Ok(_) => {}
+                Err(why) => return Err(failed(format!("no readyok: {why}"))),
+            }
+        }
+    }
+
+    /// The engine's name, as its `id name` says.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn send(&mut self, line: &str) {
+        // A dead engine shows up on its output; nothing to do here.
+        let _ = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
+    }
+
+    /// The next line before `deadline`, or why there is none.
+    fn next_line(&mut self, deadline: Instant) -> Result<String, String> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(Line::Text(line)) => Ok(line),
+            Ok(Line::Broken(why)) => Err(why),
+            Err(RecvTimeoutError::Timeout) => Err("it said nothing in time".to_owned()),
+            Err(RecvTimeoutError::Disconnected) => Err(self.death()),
+        }
+    }
+
+    fn death(&mut self) -> String {
+        self.dead = true;
+        self.kill();
+        match self.child.wait() {
+            Ok(status) => format!("it {}", super::worker::describe_exit(status)),
+            Err(_) => "it closed its output".to_owned(),
+        }
+    }
+
+    fn kill(&mut self) {
+        if let Ok(pid) = i32::try_from(self.child.id()) {
+            // SAFETY: signalling the process group this engine leads (its pgid is its pid).
+            unsafe { libc::kill(-pid, libc::SIGKILL) };
+            super::worker::untrack_group(pid);
+        }
+    }
+
+    fn go_line(&self, request_clocks: tavola_sdk::abi::Clocks, me: Color) -> String {
+        if let Some(movetime) = request_clocks.movetime_ms.into_option() {
+            return format!("go movetime {movetime}");
+        }
+        let (Some(own), opponent) = (
+            request_clocks.own_ms.into_option(),
+            request_clocks.opponent_ms.into_option(),
+        ) else {
+            // No clock (nothing would ever stop `go infinite`): a second, as the built-in bot
+            // takes.
+            return "go movetime 1000".to_owned();
+        };
+        let opponent = opponent.unwrap_or(own);
+        let inc = request_clocks.increment_ms;
+        let (p1, p2) = if me == self.first {
+            (own, opponent)
+        } else {
+            (opponent, own)
+        };
+        match self.protocol {
+            Protocol::Ugi => format!("go p1time {p1} p2time {p2} p1inc {inc} p2inc {inc}"),
+            Protocol::Uai => format!("go btime {p1} wtime {p2} binc {inc} winc {inc}"),
+        }
+    }
+}
+
+impl<G: Game> Brain<G> for EngineBrain {
+    fn choose(&mut self, request: &Request<G>, control: &Control) -> Answer {
+        if self.dead {
+            return Err(SeatFailure::Crash("the engine is gone".to_owned()));
+        }
+        let me = request.position.side_to_move();
+        let position = if request.moves_text.is_empty() {
+            format!("position fen {}", request.start_text)
+        } else {
+            format!(
+                "position fen {} moves {}",
+                request.start_text, request.moves_text
+            )
+        };
+        self.send(&position);
+        let go = self.go_line(request.clocks, me);
+        self.send(&go);
+        let sent = Instant::now();
+        let limit = request
+            .clocks
+            .movetime_ms
+            .into_option()
+            .or(request.clocks.own_ms.into_option())
+            .map(Duration::from_millis);
+        let mut kill_at = limit.map(|limit| sent + limit + KILL_MARGIN);
+        let mut stopped = false;
+        loop {
+            if control.stop_requested() && !stopped {
+                self.send("stop");
+                stopped = true;
+                let grace = Instant::now() + KILL_MARGIN;
+                kill_at = Some(kill_at.map_or(grace, |k| k.min(grace)));
+            }
+            if kill_at.is_some_and(|k| Instant::now() >= k) {
+                self.dead = true;
+                self.kill();
+                return Err(SeatFailure::Crash(
+                    "killed: did not answer in time or after a stop".to_owned(),
+                ));
+            }
+            match self.lines.recv_timeout(Duration::from_millis(5)) {
+                Ok(Line::Text(line)) => {
+                    if let Some(rest) = line.strip_prefix("bestmove") {
+                        let mv = rest.split_whitespace().next().unwrap_or("");
+                        return Ok(mv.to_owned());
+                    }
+                    if let Some(info) = parse_info(&line) {
+                        control.report(info);
+                    }
+                }
+                Ok(Line::Broken(why)) => {
+                    self.dead = true;
+                    self.kill();
+                    return Err(SeatFailure::Crash(why));
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(SeatFailure::Crash(self.death()));
+                }
+            }
+        }
+    }
+}
+
+impl Drop for EngineBrain {
+    fn drop(&mut self) {
+        self.send("quit");
+        self.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The search report of an `info` line (`depth`, `seldepth`, `nodes`, `score cp|mate`, `pv`,
+/// `string`), or `None` for any other line.
+fn parse_info(line: &str) -> Option<SearchInfo> {
+    let rest = line.strip_prefix("info ")?;
+    let mut info = SearchInfo::default();
+    let mut words = rest.split_whitespace().peekable();
+    while let Some(word) = words.next() {
+        match word {
+            "depth" => info.depth = words.next()?.parse().ok()?,
+            "seldepth" => info.seldepth = words.next()?.parse().ok()?,
+            "nodes" => info.nodes = words.next()?.parse().ok()?,
+            "score" => match (words.next(), words.next()) {
+                (Some("cp"), Some(cp)) => info.score = cp.parse().ok(),
+                (Some("mate"), Some(mate)) => info.mate = mate.parse().ok(),
+                _ => {}
+            },
+            "pv" => {
+                let mut pv = Vec::new();
+                while let Some(mv) = words.peek() {
+                    if ["string", "depth", "nodes", "score", "time", "nps"].contains(mv) {
+                        break;
+                    }
+                    pv.push(*mv);
+                    words.next();
+                }
+                info.pv = pv.join(" ");
+            }
+            "string" => {
+                info.message = words.by_ref().collect::<Vec<_>>().join(" ");
+            }
+            _ => {}
+        }
+    }
+    Some(info)
+}
+
+/// Reads an engine's lines (at most 64 KiB each, in UTF-8) until it closes its output.
+fn read_lines(stdout: impl Read, sender: &mpsc::Sender<Line>) {
+    let mut reader = BufReader::new(stdout);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match super::worker::read_line_capped(&mut reader, &mut line, 64 << 10) {
+            Ok(super::worker::CappedLine::Whole) => {}
+            Ok(super::worker::CappedLine::TooLong) => {
+                let _ = sender.send(Line::Broken("sent a line longer than 64 KiB".to_owned()));
+                return;
+            }
+            Ok(super::worker::CappedLine::End) | Err(_) => return,
+        }
+        let Ok(text) = String::from_utf8(line.clone()) else {
+            let _ = sender.send(Line::Broken("sent a line that is not UTF-8".to_owned()));
+            return;
+        };
+        if sender.send(Line::Text(text.trim().to_owned())).is_err() {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines_become_search_reports() {
+        let info = parse_info(
+            "info depth 7 seldepth 9 score cp -35 nodes 1234 nps 5 pv b6 f6 string hi there",
+        )
+        .unwrap();
+        assert_eq!((info.depth, info.seldepth, info.nodes), (7, 9, 1234));
+        assert_eq!((info.score, info.pv.as_str()), (Some(-35), "b6 f6"));
+        assert_eq!(info.message, "hi there");
+        assert_eq!(parse_info("info score mate 3").unwrap().mate, Some(3));
+        assert!(parse_info("bestmove b6").is_none());
+    }
+}

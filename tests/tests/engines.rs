@@ -1,0 +1,182 @@
+//! Outside engines in Tavola's seats (`ugi:COMMAND`, `uai:COMMAND`): Tavola against itself
+//! through each protocol for every game it carries, and engines that misbehave.
+
+use tavola_tests::{artifacts, tavola, TempDir};
+
+fn tavola_path() -> String {
+    artifacts().tavola.display().to_string()
+}
+
+/// One untimed game: the engine as White against `random`.
+fn engine_game(game: &str, white: &str) -> tavola_tests::Output {
+    tavola([
+        "play",
+        "--headless",
+        "--quiet",
+        "--seed",
+        "5",
+        "-t",
+        "0",
+        "--game",
+        game,
+        "--white",
+        white,
+        "--black",
+        "random",
+    ])
+}
+
+#[test]
+fn tavola_plays_itself_through_ugi_in_every_game() {
+    for game in ["ataxx", "tablut", "gonnect", "dama"] {
+        let engine = format!("ugi:{} ugi --game {game} --bot random", tavola_path());
+        let output = engine_game(game, &engine);
+        output
+            .assert_code(0)
+            .assert_stdout_contains("Termination: normal\n");
+        assert!(output.stdout.contains("White: "), "{output}");
+    }
+}
+
+#[test]
+fn tavola_plays_itself_through_uai() {
+    // The built-in UAI engine, and another player behind it.
+    for engine in [
+        format!("uai:{} uai", tavola_path()),
+        format!("uai:{} uai --bot random", tavola_path()),
+    ] {
+        let output = tavola([
+            "play",
+            "--headless",
+            "--quiet",
+            "--seed",
+            "5",
+            "-t",
+            "20",
+            "--white",
+            &engine,
+            "--black",
+            "random",
+        ]);
+        output
+            .assert_code(0)
+            .assert_stdout_contains("Termination: normal\n");
+    }
+}
+
+#[test]
+fn an_engine_in_a_match_with_options() {
+    let dir = TempDir::new("engines-match");
+    let results = dir.path().join("r.jsonl");
+    let engine = format!("ugi:{} ugi --game dama --bot random:seed=3", tavola_path());
+    let output = tavola([
+        "match",
+        "--game",
+        "dama",
+        &engine,
+        "random",
+        "--games",
+        "2",
+        "--tc",
+        "0",
+        "--concurrency",
+        "1",
+        "--results",
+        results.to_str().unwrap(),
+    ]);
+    output.assert_code(0);
+    let lines = std::fs::read_to_string(&results).unwrap();
+    assert_eq!(lines.lines().count(), 3, "{lines}");
+    assert!(!lines.contains("crash"), "{lines}");
+}
+
+/// A fake engine: a shell script that speaks just enough UGI, then does `then`.
+fn fake_engine(dir: &TempDir, name: &str, then: &str) -> String {
+    let script = format!(
+        "while read line; do case \"$line\" in \
+         ugi) echo 'id name fake'; echo ugiok;; isready) echo readyok;; go*) {then};; quit) exit 0;; \
+         esac; done\n"
+    );
+    let path = dir.write(&format!("{name}.sh"), &script);
+    format!("ugi:sh {}", path.display())
+}
+
+#[test]
+fn misbehaving_engines_lose_with_their_reason() {
+    let dir = TempDir::new("engines-bad");
+    for (name, then, termination, reason) in [
+        (
+            "illegal",
+            "echo 'bestmove z9'",
+            "unparsable move",
+            "not a move",
+        ),
+        ("occupied", "echo 'bestmove a1'", "illegal move", "illegal"),
+        ("crash", "exit 3", "crash", "exited with code 3"),
+        (
+            "garbage",
+            "echo 'not a protocol line'; echo 'bestmove'",
+            "unparsable move",
+            "not a move",
+        ),
+    ] {
+        let engine = fake_engine(&dir, name, then);
+        let output = engine_game("gonnect", &engine);
+        output.assert_code(0);
+        let termination_line = output.stdout_line("Termination:").unwrap_or_default();
+        assert!(
+            termination_line.contains(termination),
+            "{name}: {termination_line:?}\n{output}"
+        );
+        let result = output.stdout_line("Result:").unwrap_or_default();
+        assert!(result.starts_with("0-1"), "{name}: {output}");
+        assert!(
+            result.contains(reason),
+            "{name}: {result:?} lacks {reason:?}"
+        );
+    }
+}
+
+#[test]
+fn a_silent_engine_is_refused_at_start_and_a_missing_one_named() {
+    let dir = TempDir::new("engines-silent");
+    let silent = dir.write("silent.sh", "sleep 600\n");
+    let output = tavola([
+        "play",
+        "--headless",
+        "--quiet",
+        "--bot-startup",
+        "1",
+        "--game",
+        "gonnect",
+        "--white",
+        &format!("ugi:sh {}", silent.display()),
+        "--black",
+        "random",
+    ]);
+    output.assert_one_line_error(3, &["no ugiok"]);
+    let output = engine_game("gonnect", "ugi:/nonexistent/engine");
+    output.assert_one_line_error(3, &["/nonexistent/engine", "cannot start"]);
+}
+
+#[test]
+fn an_engine_past_its_clock_loses_on_time() {
+    let dir = TempDir::new("engines-slow");
+    let engine = fake_engine(&dir, "slow", "sleep 600");
+    let output = tavola([
+        "play",
+        "--headless",
+        "--quiet",
+        "-t",
+        "1",
+        "--game",
+        "gonnect",
+        "--white",
+        &engine,
+        "--black",
+        "random",
+    ]);
+    output.assert_code(0);
+    let termination = output.stdout_line("Termination:").unwrap_or_default();
+    assert!(matches!(termination, "time forfeit" | "crash"), "{output}");
+}
