@@ -63,14 +63,49 @@ fn parse_counters(text: &[u8]) -> Option<Counters> {
     })
 }
 
-/// Whether the process or thread whose `stat` file is at `path` is runnable now (running, or
-/// waiting for a CPU: the kernel adds a wait to the run delay only once it is over, so while a
-/// thread is runnable its run delay may lag behind).
-fn is_runnable(path: &str) -> bool {
+/// Whether the thread or process whose `stat` file is at `path` is asleep or waiting (not
+/// runnable: neither running nor waiting for a CPU).
+fn is_asleep(path: &str) -> bool {
     std::fs::read_to_string(path).is_ok_and(|stat| {
         stat.rsplit_once(')')
-            .is_some_and(|(_, rest)| rest.trim_start().starts_with('R'))
+            .and_then(|(_, rest)| rest.trim_start().chars().next())
+            .is_some_and(|state| matches!(state, 'S' | 'D' | 'T' | 't' | 'I'))
     })
+}
+
+/// A thread's counters read from another thread, with what is sure of them: when it was asleep
+/// both before and after the counters were read, its run delay is up to date but for a wait it
+/// might have had between the two looks (whose length, `window`, is subtracted); otherwise only
+/// its CPU time is sure.
+#[derive(Debug, Clone, Copy)]
+struct Look {
+    counters: Counters,
+    asleep: bool,
+    window: Duration,
+}
+
+fn look(stat: &str, schedstat: &str) -> Option<Look> {
+    let before = Instant::now();
+    let asleep_before = is_asleep(stat);
+    let counters = counters_at(schedstat)?;
+    let asleep = asleep_before && is_asleep(stat);
+    Some(Look {
+        counters,
+        asleep,
+        window: before.elapsed(),
+    })
+}
+
+/// The sure part of the fair time between `from` and a `look` `wall` later.
+fn sure(wall: Duration, from: Counters, look: Look) -> Duration {
+    let exec = Duration::from_nanos(look.counters.exec_ns.saturating_sub(from.exec_ns));
+    let fair = if look.asleep {
+        let delay = Duration::from_nanos(look.counters.delay_ns.saturating_sub(from.delay_ns));
+        wall.saturating_sub(delay).saturating_sub(look.window)
+    } else {
+        Duration::ZERO
+    };
+    fair.max(exec).min(wall)
 }
 
 /// The current thread's run delay so far, in nanoseconds (0 where the kernel does not say).
@@ -132,8 +167,8 @@ impl ThreadStopwatch {
 
     /// The fair time since the start: wall time less the thread's run delay. Exact on the
     /// measured thread itself (which is running as it asks). From another thread, a lower
-    /// bound: while the measured thread is runnable, a wait for a CPU it may be in is not yet
-    /// in its run delay, so only its CPU time is counted then.
+    /// bound: the kernel adds a wait for a CPU to the run delay only once the wait is over, so
+    /// while the thread is runnable only its CPU time is sure (see `Look`).
     #[must_use]
     pub fn elapsed(&self) -> Duration {
         let wall = self.start.elapsed();
@@ -141,20 +176,13 @@ impl ThreadStopwatch {
             return wall;
         };
         if current_tid() == Some(tid) {
-            let delay = thread_counters(None)
-                .map_or(0, |now| now.delay_ns - before.delay_ns.min(now.delay_ns));
+            let delay =
+                thread_counters(None).map_or(0, |now| now.delay_ns.saturating_sub(before.delay_ns));
             return wall.saturating_sub(Duration::from_nanos(delay));
         }
-        let Some(now) = thread_counters(Some(tid)) else {
-            return wall;
-        };
-        if is_runnable(&format!("/proc/self/task/{tid}/stat")) {
-            Duration::from_nanos(now.exec_ns.saturating_sub(before.exec_ns)).min(wall)
-        } else {
-            wall.saturating_sub(Duration::from_nanos(
-                now.delay_ns.saturating_sub(before.delay_ns),
-            ))
-        }
+        let task = format!("/proc/self/task/{tid}");
+        look(&format!("{task}/stat"), &format!("{task}/schedstat"))
+            .map_or(wall, |look| sure(wall, before, look))
     }
 
     /// Whether `limit` of fair time has passed: cheap while the wall clock is below it (the run
@@ -174,8 +202,9 @@ pub struct ProcessSample {
     pub exec_ns: u64,
     /// The CPU time of all its threads, in nanoseconds.
     pub cpu_ns: u64,
-    /// Whether its main thread was runnable (so that its run delay may lag behind).
-    pub runnable: bool,
+    /// Whether its main thread was asleep before and after its counters were read, and how
+    /// long the reading took (see `Look`).
+    pub asleep_for: Option<Duration>,
 }
 
 /// Reads the counters of another process of this user, by its process id in this namespace.
@@ -213,12 +242,13 @@ impl ProcessProbe {
     /// The process's counters now (zeros where the kernel does not say).
     #[must_use]
     pub fn sample(&self) -> ProcessSample {
-        let counters = counters_at(&self.schedstat).unwrap_or_default();
+        let look = look(&self.stat, &self.schedstat);
+        let counters = look.map(|l| l.counters).unwrap_or_default();
         ProcessSample {
             run_delay_ns: counters.delay_ns,
             exec_ns: counters.exec_ns,
             cpu_ns: self.cpu_ns().unwrap_or(0),
-            runnable: is_runnable(&self.stat),
+            asleep_for: look.filter(|l| l.asleep).map(|l| l.window),
         }
     }
 
@@ -265,10 +295,9 @@ impl ProcessProbe {
             .min(wall)
     }
 
-    /// The fair time of a worker still thinking: as [`ProcessProbe::charge`] while its main
-    /// thread sleeps or waits; while it is runnable (it may be waiting for a CPU right now, a
-    /// wait not yet in its run delay), a lower bound: its main thread's CPU time, or its CPU
-    /// time over the cores.
+    /// The fair time of a worker still thinking, a lower bound: as [`ProcessProbe::charge`]
+    /// (less the reading's own length) while its main thread sleeps or waits, else its main
+    /// thread's CPU time; at least its CPU time over the cores.
     #[must_use]
     pub fn charge_so_far(
         &self,
@@ -276,12 +305,21 @@ impl ProcessProbe {
         from: ProcessSample,
         to: ProcessSample,
     ) -> Duration {
-        if to.runnable {
-            let exec = Duration::from_nanos(to.exec_ns.saturating_sub(from.exec_ns));
-            exec.max(self.cpu_share(from, to)).min(wall)
-        } else {
-            self.charge(wall, from, to)
-        }
+        let look = Look {
+            counters: Counters {
+                exec_ns: to.exec_ns,
+                delay_ns: to.run_delay_ns,
+            },
+            asleep: to.asleep_for.is_some(),
+            window: to.asleep_for.unwrap_or_default(),
+        };
+        let from_counters = Counters {
+            exec_ns: from.exec_ns,
+            delay_ns: from.run_delay_ns,
+        };
+        sure(wall, from_counters, look)
+            .max(self.cpu_share(from, to))
+            .min(wall)
     }
 
     fn cpu_share(&self, from: ProcessSample, to: ProcessSample) -> Duration {
@@ -310,7 +348,7 @@ mod tests {
     }
 
     #[test]
-    fn another_thread_asleep_is_charged_its_sleep() {
+    fn another_thread_is_seen_to_have_used_at_most_its_time() {
         let (started, watch) = std::sync::mpsc::channel();
         let sleeper = std::thread::spawn(move || {
             started.send(ThreadStopwatch::start()).unwrap();
@@ -318,7 +356,7 @@ mod tests {
         });
         let watch = watch.recv().unwrap();
         std::thread::sleep(Duration::from_millis(20));
-        // Asleep, not runnable: its sleep is its own time (on any machine, however busy).
+        // Asleep: its sleep is its own time, seen from here too (less any wait for a core).
         let seen = watch.elapsed();
         assert!(seen <= watch.wall());
         sleeper.join().unwrap();
@@ -351,7 +389,7 @@ mod tests {
             run_delay_ns: 80_000_000,
             exec_ns: 20_000_000,
             cpu_ns: 20_000_000,
-            runnable: false,
+            asleep_for: Some(Duration::ZERO),
         };
         assert_eq!(probe.charge(wall, from, starved), Duration::from_millis(20));
         // Starved its own main thread while 8 helpers used both cores: charged the wall time.
@@ -359,7 +397,7 @@ mod tests {
             run_delay_ns: 90_000_000,
             exec_ns: 10_000_000,
             cpu_ns: 200_000_000,
-            runnable: false,
+            asleep_for: Some(Duration::ZERO),
         };
         assert_eq!(probe.charge(wall, from, greedy), wall);
         // Never more than the wall time.
@@ -367,21 +405,30 @@ mod tests {
             run_delay_ns: 0,
             exec_ns: 100_000_000,
             cpu_ns: 400_000_000,
-            runnable: false,
+            asleep_for: None,
         };
         assert_eq!(probe.charge(wall, from, busy), wall);
-        // Still thinking and runnable, maybe waiting for a core: only its CPU time is sure.
+        // Still thinking (maybe waiting for a core right now): only its CPU time is sure.
         let waiting = ProcessSample {
             run_delay_ns: 0,
             exec_ns: 30_000_000,
             cpu_ns: 30_000_000,
-            runnable: true,
+            asleep_for: None,
         };
         assert_eq!(
             probe.charge_so_far(wall, from, waiting),
             Duration::from_millis(30)
         );
         assert_eq!(probe.charge(wall, from, waiting), wall);
+        // Asleep before and after a look that took 5 ms: its sleep counts, less those 5 ms.
+        let asleep = ProcessSample {
+            asleep_for: Some(Duration::from_millis(5)),
+            ..waiting
+        };
+        assert_eq!(
+            probe.charge_so_far(wall, from, asleep),
+            Duration::from_millis(95)
+        );
     }
 
     #[test]
