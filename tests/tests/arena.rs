@@ -447,7 +447,7 @@ fn a_time_per_move_reaches_every_kind_of_seat() {
         let pgn = dir.path().join("games.pgn");
         let _ = std::fs::remove_file(&results);
         let _ = std::fs::remove_file(&pgn);
-        let mut args = words("match --game ataxx --games 2 --movetime 250 --concurrency 1");
+        let mut args = words("match --game ataxx --games 2 --movetime 100 --concurrency 1");
         args.extend([
             isolation,
             told.clone(),
@@ -459,7 +459,7 @@ fn a_time_per_move_reaches_every_kind_of_seat() {
         ]);
         let output = tavola(args);
         output.assert_code(0);
-        assert!(output.stderr.contains("tc 0.25 s/move"), "{output}");
+        assert!(output.stderr.contains("tc 0.1 s/move"), "{output}");
         let lines = json_lines(&results);
         assert_eq!(lines.len(), 2, "{output}");
         assert!(
@@ -468,7 +468,7 @@ fn a_time_per_move_reaches_every_kind_of_seat() {
         );
         assert!(records(&pgn)
             .iter()
-            .all(|r| r.tag("TimeControl") == Some("1/0.25")));
+            .all(|r| r.tag("TimeControl") == Some("1/0.1")));
     }
 
     // Without a time per move, the same bot reports an error.

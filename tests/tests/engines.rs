@@ -52,7 +52,7 @@ fn tavola_plays_itself_through_uai() {
             "--seed",
             "5",
             "-t",
-            "20",
+            "5",
             "--white",
             &engine,
             "--black",

@@ -84,7 +84,7 @@ fn a_seed_replays_the_same_game() {
 #[test]
 fn greedy_plugin_against_builtin() {
     let bots = artifacts();
-    let output = play(&bots.greedy_bot, Path::new("builtin"), 1);
+    let output = play(&bots.greedy_bot, Path::new("builtin:depth=2"), 1);
     assert_finished(&output);
     output.assert_stdout_contains("Black: builtin");
 }
@@ -92,7 +92,7 @@ fn greedy_plugin_against_builtin() {
 #[test]
 fn builtin_against_random_plugin() {
     let bots = artifacts();
-    let output = play(Path::new("builtin"), &bots.random_bot, 2);
+    let output = play(Path::new("builtin:depth=2"), &bots.random_bot, 2);
     assert_finished(&output);
     output.assert_stdout_contains("White: builtin");
 }
