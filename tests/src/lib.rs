@@ -614,3 +614,36 @@ impl EngineProcess {
         }
     }
 }
+
+/// A private copy of the faulty bot library inside `dir`, named after `name`: leftover processes
+/// are then found by its path ([`processes_using`]) even while other tests run.
+///
+/// # Panics
+/// When the copy cannot be written.
+pub fn private_copy(dir: &TempDir, name: &str) -> PathBuf {
+    let copy = dir
+        .path()
+        .join(format!("libfaulty_{}.so", name.replace('-', "_")));
+    std::fs::copy(&artifacts().faulty_bot, &copy).expect("temp dir is writable");
+    copy
+}
+
+/// Processes whose command line mentions `path` (leftover workers or their children).
+#[must_use]
+pub fn processes_using(path: &Path) -> Vec<String> {
+    let needle = path.to_string_lossy().into_owned();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if cmdline.contains(&needle) {
+            found.push(format!(
+                "{}: {cmdline}",
+                entry.file_name().to_string_lossy()
+            ));
+        }
+    }
+    found
+}

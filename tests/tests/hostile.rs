@@ -8,35 +8,9 @@
 use std::fs;
 use std::io::ErrorKind;
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 
-use tavola_tests::{artifacts, tavola_with_env, Output, TempDir};
-
-fn private_copy(dir: &TempDir, name: &str) -> PathBuf {
-    let copy = dir.path().join(format!("lib{}.so", name.replace('-', "_")));
-    fs::copy(&artifacts().faulty_bot, &copy).expect("temp dir is writable");
-    copy
-}
-
-/// Processes whose command line mentions `path`.
-fn processes_using(path: &Path) -> Vec<String> {
-    let needle = path.to_string_lossy().into_owned();
-    let mut found = Vec::new();
-    for entry in fs::read_dir("/proc").into_iter().flatten().flatten() {
-        let Ok(cmdline) = fs::read(entry.path().join("cmdline")) else {
-            continue;
-        };
-        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-        if cmdline.contains(&needle) {
-            found.push(format!(
-                "{}: {cmdline}",
-                entry.file_name().to_string_lossy()
-            ));
-        }
-    }
-    found
-}
+use tavola_tests::{private_copy, processes_using, tavola_with_env, Output, TempDir};
 
 /// A process of the test's own that an attack may aim at; killed when dropped.
 struct Sentinel(Child);

@@ -5,39 +5,10 @@
 //! Each test plays a private copy of the faulty library, so that leftover processes can be found
 //! by the copy's path even while other tests run.
 
-use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use tavola_sdk::Position as _;
-use tavola_tests::{artifacts, tavola, Output, TempDir};
-
-/// A private copy of the faulty bot library inside `dir`.
-fn private_copy(dir: &TempDir, mode: &str) -> PathBuf {
-    let copy = dir
-        .path()
-        .join(format!("libfaulty_{}.so", mode.replace('-', "_")));
-    fs::copy(&artifacts().faulty_bot, &copy).expect("temp dir is writable");
-    copy
-}
-
-/// Processes whose command line mentions `path` (leftover workers or their children).
-fn processes_using(path: &Path) -> Vec<String> {
-    let needle = path.to_string_lossy().into_owned();
-    let mut found = Vec::new();
-    for entry in fs::read_dir("/proc").into_iter().flatten().flatten() {
-        let Ok(cmdline) = fs::read(entry.path().join("cmdline")) else {
-            continue;
-        };
-        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-        if cmdline.contains(&needle) {
-            found.push(format!(
-                "{}: {cmdline}",
-                entry.file_name().to_string_lossy()
-            ));
-        }
-    }
-    found
-}
+use tavola_tests::{artifacts, private_copy, processes_using, tavola, Output, TempDir};
 
 /// Plays the faulty bot (White, `mode`) against the random player with `extra` options.
 fn game(mode: &str, extra: &[&str]) -> (Output, Vec<String>) {

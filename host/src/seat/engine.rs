@@ -110,20 +110,7 @@ impl EngineBrain {
                 }
                 #[cfg(target_os = "linux")]
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                let set = |resource, value: u64| {
-                    let limit = libc::rlimit {
-                        rlim_cur: value,
-                        rlim_max: value,
-                    };
-                    libc::setrlimit(resource, &limit);
-                };
-                set(libc::RLIMIT_CORE, 0);
-                if let Some(bytes) = memory {
-                    set(libc::RLIMIT_AS, bytes);
-                }
-                if let Some(seconds) = cpu {
-                    set(libc::RLIMIT_CPU, seconds);
-                }
+                super::worker::limit_resources(memory, cpu);
                 Ok(())
             });
         }

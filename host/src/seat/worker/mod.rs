@@ -945,22 +945,29 @@ fn confine(host: u32, (memory, cpu_seconds): (Option<u64>, Option<u64>)) -> std:
         if libc::getppid() as u32 != host {
             libc::_exit(1);
         }
-        let set = |resource, value: u64| {
-            let limit = libc::rlimit {
-                rlim_cur: value,
-                rlim_max: value,
-            };
-            libc::setrlimit(resource, &limit);
-        };
-        set(libc::RLIMIT_CORE, 0);
-        if let Some(bytes) = memory {
-            set(libc::RLIMIT_AS, bytes);
-        }
-        if let Some(seconds) = cpu_seconds {
-            set(libc::RLIMIT_CPU, seconds);
-        }
     }
+    limit_resources(memory, cpu_seconds);
     Ok(())
+}
+
+/// No core dumps, and the address-space and CPU-time limits given (between fork and exec: only
+/// async-signal-safe calls).
+pub(crate) fn limit_resources(memory: Option<u64>, cpu_seconds: Option<u64>) {
+    let set = |resource, value: u64| {
+        let limit = libc::rlimit {
+            rlim_cur: value,
+            rlim_max: value,
+        };
+        // SAFETY: setrlimit on this process with a valid limit.
+        unsafe { libc::setrlimit(resource, &limit) };
+    };
+    set(libc::RLIMIT_CORE, 0);
+    if let Some(bytes) = memory {
+        set(libc::RLIMIT_AS, bytes);
+    }
+    if let Some(seconds) = cpu_seconds {
+        set(libc::RLIMIT_CPU, seconds);
+    }
 }
 
 /// What a bot library says about itself (as `tavola info` and the start screen show it).
