@@ -241,7 +241,8 @@ fn a_bot_thinks_only_on_its_own_turn() {
     let dir = TempDir::new("hostile-ponder");
     let attacker = private_copy(&dir, "attacker_ponder");
     let white = format!("{}:mode=ponder", attacker.display());
-    // The opponent thinks 100 ms a move (fixed, whatever the clock).
+    // The opponent thinks 300 ms a move (fixed, whatever the clock): a bot that ran meanwhile
+    // would spend twice the 150 ms the fixture calls pondering.
     let output = tavola_with_env(
         [
             "play",
@@ -252,7 +253,7 @@ fn a_bot_thinks_only_on_its_own_turn() {
             "--white",
             &white,
             "--black",
-            "builtin:movetime=100",
+            "builtin:movetime=300",
         ],
         &[],
     );

@@ -550,6 +550,8 @@ impl<G: Game> Brain<G> for WorkerBrain {
                 }
             }
         }
+        // Continued before the request is written: a stopped worker reads nothing, and a long
+        // game's request may not fit in the pipe.
         self.freeze(libc::SIGCONT);
         self.send(&ToWorker::Go {
             start: request.start_text.clone(),
