@@ -71,7 +71,7 @@ pub(crate) struct ArenaArgs {
     #[arg(long, value_name = "MS", conflicts_with = "tc", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     pub(crate) movetime: Option<u64>,
     /// How far past its clock or time per move a bot may go before it loses on time, in
-    /// milliseconds (as fastchess's timemargin) [default: 10; a resumed run's own]. The time
+    /// milliseconds (as fastchess's timemargin) [default: 25; a resumed run's own]. The time
     /// counted is the bot's own: not what a busy machine or the host took.
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
     pub(crate) timemargin: Option<u64>,
