@@ -91,18 +91,6 @@ pub fn candidate_libraries(folders: &[PathBuf]) -> Vec<PathBuf> {
     found
 }
 
-/// Asks each candidate library what it is and keeps the Tavola bots that play `game`, with their
-/// names: in a worker process per library (`isolation`), or, with none (`--in-process`), by
-/// loading it in this process. Libraries that are not bots (or not compatible) are left out; the
-/// reason goes to the debug log. Takes a moment per library: the window uses [`Discovery`].
-#[must_use]
-pub fn discover(game: &str, isolation: Option<&WorkerOptions>) -> Vec<FoundPlugin> {
-    candidate_libraries(&search_folders())
-        .iter()
-        .filter_map(|path| examine(path, game, isolation))
-        .collect()
-}
-
 /// The library at `path` as listed for `game`, if it is a bot that plays it.
 fn examine(path: &Path, game: &str, isolation: Option<&WorkerOptions>) -> Option<FoundPlugin> {
     match worker::describe(path, isolation) {
@@ -122,8 +110,11 @@ fn examine(path: &Path, game: &str, isolation: Option<&WorkerOptions>) -> Option
     }
 }
 
-/// [`discover`] on a thread of its own: the bots found arrive one by one, in order, to be
-/// [`poll`](Discovery::poll)ed each frame.
+/// The search for bot libraries, on a thread of its own: each candidate library is asked what it
+/// is, in a worker process per library (or, with no worker options, `--in-process`, by loading
+/// it in this process), and the Tavola bots that play the game arrive one by one, in order, to
+/// be [`poll`](Discovery::poll)ed each frame. Libraries that are not bots (or not compatible)
+/// are left out; the reason goes to the debug log.
 #[derive(Debug)]
 pub struct Discovery {
     /// One message per candidate library (`None`: not listed); `None` once all have come.
@@ -131,7 +122,7 @@ pub struct Discovery {
 }
 
 impl Discovery {
-    /// Starts looking for the bots that play `game` (see [`discover`]). Dropping the discovery
+    /// Starts looking for the bots that play `game`. Dropping the discovery
     /// stops it after the library being asked.
     #[must_use]
     pub fn start(game: &str, isolation: Option<WorkerOptions>) -> Discovery {

@@ -90,6 +90,8 @@ struct Engine<G: Evaluate> {
     seats: [Option<Seat<G>>; 2],
     running: Option<(Color, Running<G>)>,
     games: u64,
+    /// The game's first player (`p1`): the side to move in its start position.
+    p1: Color,
 }
 
 /// Runs the engine until `quit` or the end of `input`.
@@ -107,6 +109,7 @@ pub fn run<G: Evaluate>(
         out,
         options: setup.spec.options.clone(),
         setup,
+        p1: start.side_to_move(),
         start_text: start.to_string(),
         position: start.clone(),
         start,
@@ -242,22 +245,18 @@ impl<G: Evaluate> Engine<G> {
         self.position = position;
     }
 
-    fn p1(&self) -> Color {
-        G::start(self.setup.variant.as_deref()).map_or(Color::White, |s| s.side_to_move())
-    }
-
     fn query(&self, what: Option<&str>) {
         let outcome = self.position.outcome();
         let answer = match what {
             Some("gameover") => outcome.is_some().to_string(),
-            Some("p1turn") => (self.position.side_to_move() == self.p1()).to_string(),
+            Some("p1turn") => (self.position.side_to_move() == self.p1).to_string(),
             Some("result") => match outcome {
                 None => "none".to_owned(),
                 Some(Outcome { winner: None, .. }) => "draw".to_owned(),
                 Some(Outcome {
                     winner: Some(winner),
                     ..
-                }) if winner == self.p1() => "p1win".to_owned(),
+                }) if winner == self.p1 => "p1win".to_owned(),
                 Some(_) => "p2win".to_owned(),
             },
             other => {
@@ -281,7 +280,7 @@ impl<G: Evaluate> Engine<G> {
             Err(e) => return self.error(&e),
         };
         let me = self.position.side_to_move();
-        let mine = me == self.p1();
+        let mine = me == self.p1;
         let (own, opponent, increment) = if mine {
             (go.p1time, go.p2time, go.p1inc)
         } else {
@@ -289,7 +288,7 @@ impl<G: Evaluate> Engine<G> {
         };
         let mut clocks = seat::clocks(own, opponent, increment);
         clocks.movetime_ms = go.movetime.into();
-        let seat = match self.seats[me.index()].take() {
+        let mut seat = match self.seats[me.index()].take() {
             Some(seat) => seat,
             None => match self.new_seat(me) {
                 Ok(seat) => seat,
@@ -313,7 +312,6 @@ impl<G: Evaluate> Engine<G> {
         };
         let out = Arc::clone(&self.out);
         let position = self.position.clone();
-        let mut seat = seat;
         seat.request(request);
         let stop = seat.stop_handle();
         let thread = thread::spawn(move || {

@@ -361,7 +361,7 @@ fn read_lines(stdout: impl Read, sender: &mpsc::Sender<Line>) {
             }
             Ok(super::worker::CappedLine::End) | Err(_) => return,
         }
-        let Ok(text) = String::from_utf8(line.clone()) else {
+        let Ok(text) = std::str::from_utf8(&line) else {
             let _ = sender.send(Line::Broken("sent a line that is not UTF-8".to_owned()));
             return;
         };

@@ -72,12 +72,6 @@ impl Layers {
         self.missing.push(format!("{layer} ({why})"));
     }
 
-    /// The layers the kernel refused, with the reason for each.
-    #[must_use]
-    pub fn missing_layers(&self) -> &[String] {
-        &self.missing
-    }
-
     /// Logs what is enforced (debug) and what is missing (warn).
     pub fn log(&self) {
         log::debug!("sandbox layers in force: {}", self.enforced.join(", "));
