@@ -48,6 +48,22 @@ fn register(pgid: i32) {
     );
 }
 
+/// Waits (at most two seconds) until the processes `pids`, killed, are gone or dead (a zombie
+/// left to its reaper): the worker's init and bot die after its keeper, and none may outlive
+/// the seat.
+fn wait_until_gone(pids: &[i32]) {
+    let until = Instant::now() + Duration::from_secs(2);
+    let alive = |pid: &i32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            stat.rsplit_once(')')
+                .is_some_and(|(_, rest)| !rest.trim_start().starts_with(['Z', 'X']))
+        })
+    };
+    while pids.iter().any(alive) && Instant::now() < until {
+        thread::sleep(Duration::from_millis(1));
+    }
+}
+
 /// Kills the process group `pgid` (an outside engine's) on Ctrl-C and the like, as a worker's.
 pub(crate) fn track_group(pgid: i32) {
     register(pgid);
@@ -179,6 +195,8 @@ pub struct WorkerBrain {
     peak_memory: u64,
     /// The address-space limit, in bytes.
     memory_limit: Option<u64>,
+    /// The worker's own processes below it (its init and bot, in their PID namespace).
+    descendants: Vec<i32>,
     /// Why the protocol broke, when the host stopped reading it (a line too long, not UTF-8).
     broken: Option<String>,
 }
@@ -249,6 +267,10 @@ impl WorkerBrain {
         };
         let bot_pid = brain.bot_pid();
         let _ = brain.probe.set(ProcessProbe::new(bot_pid));
+        let worker = i32::try_from(brain.child.id()).unwrap_or(0);
+        brain.descendants = std::iter::successors(child_of(worker), |&pid| child_of(pid))
+            .take(2)
+            .collect();
         brain.send(&ToWorker::NewPlayer {
             game: game.to_owned(),
             variant: variant.to_owned(),
@@ -343,6 +365,7 @@ impl WorkerBrain {
             out_of_memory,
             peak_memory: 0,
             memory_limit: options.memory,
+            descendants: Vec::new(),
             broken: None,
         };
         let deadline = Instant::now() + options.startup_timeout;
@@ -446,8 +469,10 @@ impl WorkerBrain {
             // SAFETY: signalling the process group this worker leads (its pgid is its pid).
             unsafe { libc::kill(-pid, libc::SIGKILL) };
             unregister(pid);
+            self.status = self.child.wait().ok();
+            wait_until_gone(&self.descendants);
         }
-        self.status = self.child.wait().ok();
+        self.status = self.status.take().or_else(|| self.child.wait().ok());
     }
 
     /// The worker's exit status, once it has exited (waiting briefly for it). Its process group
