@@ -8,7 +8,7 @@ use tavola_sdk::abi::Clocks;
 use tavola_sdk::{Color, Game, ParseMoveError, Position, SearchInfo};
 
 use crate::record::{GameRecord, RecordedMove};
-use crate::seat::{self, Answer, Request, Seat, SeatFailure, Wait};
+use crate::seat::{self, Answer, GameOver, Request, Seat, SeatFailure, Wait};
 
 /// The time control and adjudication settings of a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -490,6 +490,17 @@ impl<G: Game> Referee<G> {
         None
     }
 
+    /// The end of the game as the players hear it, once it has a result.
+    pub fn game_over(&self) -> Option<GameOver<G>> {
+        let result = self.result.as_ref()?;
+        Some(GameOver {
+            start_text: self.start_text.clone(),
+            moves_text: self.moves_text.clone(),
+            position: self.position.clone(),
+            winner: result.winner,
+        })
+    }
+
     /// Plays the game to its end, blocking, with `seats[0]` as White and `seats[1]` as Black;
     /// `on_move` sees each accepted move.
     pub fn play(
@@ -499,7 +510,13 @@ impl<G: Game> Referee<G> {
     ) -> GameResult {
         loop {
             if let Some(result) = &self.result {
-                return result.clone();
+                let result = result.clone();
+                for seat in seats.iter() {
+                    if let Some(over) = self.game_over() {
+                        seat.game_over(over);
+                    }
+                }
+                return result;
             }
             let me = self.position.side_to_move();
             let seat = &mut seats[me.index()];

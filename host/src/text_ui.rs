@@ -11,6 +11,7 @@ use crate::builtin::mcts::MctsBrain;
 use crate::builtin::{BuiltinBrain, Evaluate};
 use crate::record::GameRecord;
 use crate::referee::{GameResult, MoveEvent, Referee, Settings};
+use crate::seat::challenge::ChallengeBrain;
 use crate::seat::engine::EngineBrain;
 use crate::seat::human::TerminalHuman;
 use crate::seat::plugin::{Library, PluginBrain};
@@ -140,6 +141,32 @@ pub fn seat_for<G: Evaluate>(
                 Box::new(brain),
             )
         }
+        SeatKind::Challenge(command) => {
+            if G::NAME != "tablut" {
+                return Err(bad_spec("a challenge player plays Tablut only".into()).into());
+            }
+            let timeout = challenge_timeout(&spec.options, &setup.settings).map_err(bad_spec)?;
+            let limits = match isolation {
+                Some(options) => options.clone(),
+                None => WorkerOptions::new()?,
+            };
+            let brain = ChallengeBrain::spawn(command, &limits, color, timeout)?;
+            (
+                brain.name().to_owned(),
+                format!(
+                    "{} (challenge player {}, {} s a move{})",
+                    brain.name(),
+                    command.join(" "),
+                    timeout,
+                    if brain.is_isolated() {
+                        ", own network"
+                    } else {
+                        ""
+                    }
+                ),
+                Box::new(brain),
+            )
+        }
         SeatKind::Plugin(path) if isolation.is_some() => {
             let options = isolation.expect("checked by the guard");
             let (brain, bot) =
@@ -177,6 +204,36 @@ pub fn seat_for<G: Evaluate>(
         seat: Seat::new(name, brain),
         description,
     })
+}
+
+/// The time per move a challenge player is told at launch, in whole seconds: its `timeout`
+/// option, else the time per move rounded up, else with a clock a twentieth of its time plus
+/// the increment (rounded down), else the server's default (60). At least 1.
+fn challenge_timeout(options: &[(String, String)], settings: &Settings) -> Result<u64, String> {
+    let mut timeout = None;
+    for (key, value) in options {
+        match key.as_str() {
+            "timeout" => match value.parse::<u64>() {
+                Ok(seconds) if seconds >= 1 => timeout = Some(seconds),
+                _ => {
+                    return Err(format!(
+                        "timeout={value:?} is not a whole number of seconds, at least 1"
+                    ))
+                }
+            },
+            _ => {
+                return Err(format!(
+                    "a challenge player takes only timeout=SECONDS, not {key:?}"
+                ))
+            }
+        }
+    }
+    let derived = match (settings.movetime, settings.time) {
+        (Some(movetime), _) => movetime.as_millis().div_ceil(1000),
+        (None, Some(time)) => (time / 20 + settings.increment).as_millis() / 1000,
+        (None, None) => u128::from(crate::protocol::challenge::DEFAULT_TIMEOUT_SECONDS),
+    };
+    Ok(timeout.unwrap_or_else(|| u64::try_from(derived).unwrap_or(u64::MAX).max(1)))
 }
 
 /// Plays one game in the terminal: prints the players, the board after each move (unless

@@ -149,6 +149,9 @@ pub(crate) enum Command {
     /// Be a UGI engine (cutegames' Universal Game Interface) on stdin/stdout, for any game: the
     /// built-in bot, random, or a bot library (in its worker process, as usual).
     Ugi(EngineArgs),
+    /// Play Tablut on a challenge server (the University of Bologna's TablutCompetition, or
+    /// Tavola's own `challenge:` seat) with any player: one game, as White or Black.
+    Challenge(challenge::ChallengeArgs),
     /// Show what a bot library says about itself (asked of a worker process, so that none of its
     /// code runs in this one unless --in-process).
     Info {
@@ -213,6 +216,7 @@ macro_rules! with_game {
 
 mod arena;
 mod bench;
+mod challenge;
 mod engine;
 mod info;
 mod perft;
@@ -316,6 +320,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Uai(args)) => engine::run(&args, Dialect::Uai),
         Some(Command::Ugi(args)) => engine::run(&args, Dialect::Ugi),
+        Some(Command::Challenge(args)) => challenge::run(&args),
         Some(Command::Worker {
             library,
             scratch,

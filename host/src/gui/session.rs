@@ -70,6 +70,8 @@ pub struct Session<G: Evaluate> {
     last_move_at: f64,
     /// When the next turn may start (bots watching bots are paced so a person can follow).
     next_turn_at: f64,
+    /// Whether the bots have heard that the game is over.
+    told_over: bool,
     hint: Hint<G>,
 }
 
@@ -119,6 +121,7 @@ impl<G: Evaluate> Session<G> {
             reports: [None, None],
             last_move_at: f64::NEG_INFINITY,
             next_turn_at: 0.0,
+            told_over: false,
             hint: Hint::None,
         })
     }
@@ -140,8 +143,17 @@ impl<G: Evaluate> Session<G> {
     pub fn update(&mut self, now: f64) -> bool {
         self.poll_hint();
         if self.referee.result().is_some() {
+            if !self.told_over {
+                self.told_over = true;
+                for player in &self.players {
+                    if let (Player::Bot(seat), Some(over)) = (player, self.referee.game_over()) {
+                        seat.game_over(over);
+                    }
+                }
+            }
             return false;
         }
+        self.told_over = false;
         self.collect_seats();
         let me = self.referee.position().side_to_move();
         if !self.referee.turn_started() {

@@ -73,7 +73,9 @@ impl PlayerChoice {
             SeatKind::Human => (Kind::Human, String::new()),
             SeatKind::Builtin => (Kind::Builtin, String::new()),
             SeatKind::Random => (Kind::Random, String::new()),
-            SeatKind::Plugin(_) | SeatKind::Engine(..) => (Kind::Plugin, spec.to_string()),
+            SeatKind::Plugin(_) | SeatKind::Engine(..) | SeatKind::Challenge(_) => {
+                (Kind::Plugin, spec.to_string())
+            }
         };
         let options = if kind == Kind::Plugin {
             Vec::new()

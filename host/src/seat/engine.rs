@@ -8,17 +8,18 @@
 //! network, so namespaces, Landlock and seccomp would break it. A silent, slow, crashing or lying
 //! engine loses with its reason, as a plugin does.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::os::unix::process::CommandExt;
+use std::io::{BufReader, Read, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::ChildStdin;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use tavola_sdk::{Color, Game, Position, SearchInfo};
 
+use super::outside::{OutsideProcess, TurnWatch, Verdict};
 use super::plugin::LoadError;
+use super::stopwatch::{Arrival, ArrivalStamp, ProcessClock, ProcessProbe};
 use super::worker::WorkerOptions;
 use super::{Answer, Brain, Control, Request, SeatFailure};
 
@@ -44,23 +45,19 @@ impl Protocol {
 
 /// What an engine line can be, for the reader.
 enum Line {
-    Text(String),
+    Text(String, Arrival),
     Broken(String),
 }
-
-/// How long an engine may keep thinking past its time or a `stop` before it is killed.
-const KILL_MARGIN: Duration = Duration::from_millis(500);
 
 /// An outside engine, as a [`Brain`].
 pub struct EngineBrain {
     name: String,
     protocol: Protocol,
-    child: Child,
+    process: OutsideProcess,
     stdin: ChildStdin,
     lines: Receiver<Line>,
     /// The game's first player (`p1`, UAI's "black").
     first: Color,
-    dead: bool,
 }
 
 impl std::fmt::Debug for EngineBrain {
@@ -91,60 +88,26 @@ impl EngineBrain {
             path: PathBuf::from(&shown),
             reason,
         };
-        let (program, args) = command
-            .split_first()
-            .ok_or_else(|| failed("no command given".to_owned()))?;
-        let mut process = Command::new(program);
-        process
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let memory = limits.memory;
-        let cpu = limits.cpu_seconds;
-        // SAFETY: only async-signal-safe calls between fork and exec.
-        unsafe {
-            process.pre_exec(move || {
-                if libc::setsid() < 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                #[cfg(target_os = "linux")]
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                super::worker::limit_resources(memory, cpu);
-                Ok(())
-            });
-        }
-        let mut child = process
-            .spawn()
-            .map_err(|e| failed(format!("cannot start it: {e}")))?;
-        if let Ok(pid) = i32::try_from(child.id()) {
-            super::worker::track_group(pid);
-        }
-        let (Some(stdin), Some(stdout), Some(stderr)) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        let program = command.first().map_or("", String::as_str);
+        let label = program.rsplit('/').next().unwrap_or(program).to_owned();
+        let mut process = OutsideProcess::spawn(command, limits, &label, None).map_err(failed)?;
+        let (Some(stdin), Some(stdout)) =
+            (process.child().stdin.take(), process.child().stdout.take())
         else {
             return Err(failed("it has no pipes".to_owned()));
         };
         let (sender, lines) = mpsc::channel();
-        thread::spawn(move || read_lines(stdout, &sender));
-        let label = shown.clone();
-        thread::spawn(move || {
-            for line in BufReader::new(stderr)
-                .lines()
-                .map_while(Result::ok)
-                .take(1000)
-            {
-                log::info!(target: "bot", "[{label} stderr] {line}");
-            }
-        });
+        let reader_probe = i32::try_from(process.child().id())
+            .ok()
+            .map(ProcessProbe::new);
+        thread::spawn(move || read_lines(stdout, &sender, reader_probe.as_ref()));
         let mut brain = EngineBrain {
-            name: program.rsplit('/').next().unwrap_or(program).to_owned(),
+            name: label,
             protocol,
-            child,
+            process,
             stdin,
             lines,
             first,
-            dead: false,
         };
         let deadline = Instant::now() + limits.startup_timeout;
         brain.send(protocol.name());
@@ -167,7 +130,11 @@ impl EngineBrain {
         brain.send("isready");
         loop {
             match brain.next_line(deadline) {
-                Ok(line) if line == "readyok" => return Ok(brain),
+                Ok(line) if line == "readyok" => {
+                    // Stopped until its first turn: it thinks on its own time only.
+                    brain.process.freeze(libc::SIGSTOP);
+                    return Ok(brain);
+                }
                 Ok(_) => {}
                 Err(why) => return Err(failed(format!("no readyok: {why}"))),
             }
@@ -181,35 +148,17 @@ impl EngineBrain {
     }
 
     fn send(&mut self, line: &str) {
-        // A dead engine shows up on its output; nothing to do here.
-        let _ = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
+        send_line(&mut self.stdin, line);
     }
 
     /// The next line before `deadline`, or why there is none.
     fn next_line(&mut self, deadline: Instant) -> Result<String, String> {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(left) {
-            Ok(Line::Text(line)) => Ok(line),
+            Ok(Line::Text(line, _)) => Ok(line),
             Ok(Line::Broken(why)) => Err(why),
             Err(RecvTimeoutError::Timeout) => Err("it said nothing in time".to_owned()),
-            Err(RecvTimeoutError::Disconnected) => Err(self.death()),
-        }
-    }
-
-    fn death(&mut self) -> String {
-        self.dead = true;
-        self.kill();
-        match self.child.wait() {
-            Ok(status) => format!("it {}", super::worker::describe_exit(status)),
-            Err(_) => "it closed its output".to_owned(),
-        }
-    }
-
-    fn kill(&mut self) {
-        if let Ok(pid) = i32::try_from(self.child.id()) {
-            // SAFETY: signalling the process group this engine leads (its pgid is its pid).
-            unsafe { libc::kill(-pid, libc::SIGKILL) };
-            super::worker::untrack_group(pid);
+            Err(RecvTimeoutError::Disconnected) => Err(self.process.kill()),
         }
     }
 
@@ -241,7 +190,7 @@ impl EngineBrain {
 
 impl<G: Game> Brain<G> for EngineBrain {
     fn choose(&mut self, request: &Request<G>, control: &Control) -> Answer {
-        if self.dead {
+        if self.process.is_gone() {
             return Err(SeatFailure::Crash("the engine is gone".to_owned()));
         }
         let me = request.position.side_to_move();
@@ -253,35 +202,21 @@ impl<G: Game> Brain<G> for EngineBrain {
                 request.start_text, request.moves_text
             )
         };
+        // Lines it sent between turns (after its last bestmove) are not this move's.
+        while let Ok(Line::Text(..)) = self.lines.try_recv() {}
+        self.process.freeze(libc::SIGCONT);
         self.send(&position);
         let go = self.go_line(request.clocks, me);
         self.send(&go);
-        let sent = Instant::now();
-        let limit = request
-            .clocks
-            .movetime_ms
-            .into_option()
-            .or(request.clocks.own_ms.into_option())
-            .map(Duration::from_millis);
-        let mut kill_at = limit.map(|limit| sent + limit + KILL_MARGIN);
-        let mut stopped = false;
+        let clock = ProcessClock::start(self.process.probe());
+        control.charge(Duration::ZERO);
+        let mut watch = TurnWatch::new(request.clocks);
         loop {
-            if control.stop_requested() && !stopped {
-                self.send("stop");
-                stopped = true;
-                let grace = Instant::now() + KILL_MARGIN;
-                kill_at = Some(kill_at.map_or(grace, |k| k.min(grace)));
-            }
-            if kill_at.is_some_and(|k| Instant::now() >= k) {
-                self.dead = true;
-                self.kill();
-                return Err(SeatFailure::Crash(
-                    "killed: did not answer in time or after a stop".to_owned(),
-                ));
-            }
             match self.lines.recv_timeout(Duration::from_millis(5)) {
-                Ok(Line::Text(line)) => {
+                Ok(Line::Text(line, arrival)) => {
                     if let Some(rest) = line.strip_prefix("bestmove") {
+                        control.charge(clock.charge(arrival));
+                        self.process.freeze(libc::SIGSTOP);
                         let mv = rest.split_whitespace().next().unwrap_or("");
                         return Ok(mv.to_owned());
                     }
@@ -290,13 +225,22 @@ impl<G: Game> Brain<G> for EngineBrain {
                     }
                 }
                 Ok(Line::Broken(why)) => {
-                    self.dead = true;
-                    self.kill();
+                    self.process.kill();
                     return Err(SeatFailure::Crash(why));
                 }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Err(SeatFailure::Crash(self.death()));
+                    return Err(SeatFailure::Crash(self.process.kill()));
+                }
+            }
+            match watch.look(&clock, control) {
+                Verdict::Think => {}
+                Verdict::Stop => send_line(&mut self.stdin, "stop"),
+                Verdict::Kill => {
+                    self.process.kill();
+                    return Err(SeatFailure::Crash(
+                        "killed: did not answer in time or after a stop".to_owned(),
+                    ));
                 }
             }
         }
@@ -305,10 +249,15 @@ impl<G: Game> Brain<G> for EngineBrain {
 
 impl Drop for EngineBrain {
     fn drop(&mut self) {
+        self.process.freeze(libc::SIGCONT);
         self.send("quit");
-        self.kill();
-        let _ = self.child.wait();
+        self.process.end(Duration::from_millis(100));
     }
+}
+
+/// Writes `line` to an engine (a dead engine shows up on its output; nothing to do here).
+fn send_line(stdin: &mut ChildStdin, line: &str) {
+    let _ = writeln!(stdin, "{line}").and_then(|()| stdin.flush());
 }
 
 /// The search report of an `info` line (`depth`, `seldepth`, `nodes`, `score cp|mate`, `pv`,
@@ -347,13 +296,17 @@ fn parse_info(line: &str) -> Option<SearchInfo> {
     Some(info)
 }
 
-/// Reads an engine's lines (at most 64 KiB each, in UTF-8) until it closes its output.
-fn read_lines(stdout: impl Read, sender: &mpsc::Sender<Line>) {
+/// Reads an engine's lines (at most 64 KiB each, in UTF-8) until it closes its output, each
+/// with its arrival (for fair time).
+fn read_lines(stdout: impl Read, sender: &mpsc::Sender<Line>, probe: Option<&ProcessProbe>) {
     let mut reader = BufReader::new(stdout);
     let mut line = Vec::new();
+    let mut arrival = ArrivalStamp::new();
     loop {
         line.clear();
-        match super::worker::read_line_capped(&mut reader, &mut line, 64 << 10) {
+        let read = super::worker::read_line_capped(&mut reader, &mut line, 64 << 10);
+        let stamp = arrival.stamp(probe);
+        match read {
             Ok(super::worker::CappedLine::Whole) => {}
             Ok(super::worker::CappedLine::TooLong) => {
                 let _ = sender.send(Line::Broken("sent a line longer than 64 KiB".to_owned()));
@@ -365,9 +318,13 @@ fn read_lines(stdout: impl Read, sender: &mpsc::Sender<Line>) {
             let _ = sender.send(Line::Broken("sent a line that is not UTF-8".to_owned()));
             return;
         };
-        if sender.send(Line::Text(text.trim().to_owned())).is_err() {
+        if sender
+            .send(Line::Text(text.trim().to_owned(), stamp))
+            .is_err()
+        {
             return;
         }
+        arrival.rearm();
     }
 }
 

@@ -14,8 +14,10 @@ use tavola_sdk::abi::Clocks;
 use tavola_sdk::{Game, SearchInfo};
 use thiserror::Error;
 
+pub mod challenge;
 pub mod engine;
 pub mod human;
+pub mod outside;
 pub mod plugin;
 pub mod random;
 pub mod stopwatch;
@@ -47,6 +49,9 @@ pub enum SeatKind {
     /// An outside engine: the protocol it speaks, and its command (the program, then its
     /// arguments).
     Engine(engine::Protocol, Vec<String>),
+    /// A Tablut challenge player: its command (the program, then its arguments), started as the
+    /// challenge starts players, with Tavola as its server.
+    Challenge(Vec<String>),
 }
 
 /// The error of parsing a [`SeatSpec`].
@@ -86,20 +91,29 @@ impl FromStr for SeatSpec {
             }
             _ => (spec_trimmed, Vec::new()),
         };
-        let engine = |protocol, command: &str| {
-            let words: Vec<String> = command.split_whitespace().map(str::to_owned).collect();
+        let command = |prefix: &str, text: &str| {
+            let words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
             if words.is_empty() {
-                Err(error("an engine needs its command: ugi:PROGRAM [ARGS...]"))
+                Err(error(&format!(
+                    "{prefix}: needs a command: {prefix}:PROGRAM [ARGS...]"
+                )))
             } else {
-                Ok(SeatKind::Engine(protocol, words))
+                Ok(words)
             }
         };
         let kind = match head {
             "human" => SeatKind::Human,
             "builtin" => SeatKind::Builtin,
             "random" => SeatKind::Random,
-            _ if head.starts_with("ugi:") => engine(engine::Protocol::Ugi, &head[4..])?,
-            _ if head.starts_with("uai:") => engine(engine::Protocol::Uai, &head[4..])?,
+            _ if head.starts_with("ugi:") => {
+                SeatKind::Engine(engine::Protocol::Ugi, command("ugi", &head[4..])?)
+            }
+            _ if head.starts_with("uai:") => {
+                SeatKind::Engine(engine::Protocol::Uai, command("uai", &head[4..])?)
+            }
+            _ if head.starts_with("challenge:") => {
+                SeatKind::Challenge(command("challenge", &head[10..])?)
+            }
             path => SeatKind::Plugin(PathBuf::from(path)),
         };
         Ok(SeatSpec { kind, options })
@@ -126,6 +140,7 @@ impl fmt::Display for SeatSpec {
             SeatKind::Engine(protocol, command) => {
                 write!(f, "{}:{}", protocol.name(), command.join(" "))?;
             }
+            SeatKind::Challenge(command) => write!(f, "challenge:{}", command.join(" "))?,
         }
         for (i, (k, v)) in self.options.iter().enumerate() {
             write!(f, "{}{k}={v}", if i == 0 { ':' } else { ',' })?;
@@ -174,6 +189,29 @@ pub trait Brain<G: Game>: Send {
     /// # Errors
     /// A [`SeatFailure`] when there is no move to give.
     fn choose(&mut self, request: &Request<G>, control: &Control) -> Answer;
+
+    /// Hears that the game is over (a player that keeps its own game, such as a challenge
+    /// client, is told the result). The default does nothing.
+    fn game_over(&mut self, _over: &GameOver<G>) {}
+}
+
+/// The end of a game, as a brain hears it.
+#[derive(Debug, Clone)]
+pub struct GameOver<G: Game> {
+    /// The start position, as text.
+    pub start_text: String,
+    /// All the moves, in notation, separated by spaces.
+    pub moves_text: String,
+    /// The final position.
+    pub position: G::Position,
+    /// The winner; `None` for a draw.
+    pub winner: Option<tavola_sdk::Color>,
+}
+
+/// What a seat's thread is given to do.
+enum Job<G: Game> {
+    Move(u64, Box<Request<G>>),
+    Over(Box<GameOver<G>>),
 }
 
 /// Shared between a seat and its brain while it thinks: the stop flag, the latest search info,
@@ -260,7 +298,7 @@ impl Control {
 /// A player seated at the table: a brain on its own thread, asked for moves without blocking.
 pub struct Seat<G: Game> {
     name: String,
-    jobs: Option<Sender<(u64, Box<Request<G>>)>>,
+    jobs: Option<Sender<Job<G>>>,
     /// Answers tagged with their request's number: one to an earlier request (abandoned, or
     /// overtaken) is never taken for the current one.
     answers: Receiver<(u64, Answer, Duration)>,
@@ -296,7 +334,7 @@ impl<G: Game> Seat<G> {
     /// Seats `brain` under `name`, on a thread of its own.
     pub fn new(name: impl Into<String>, mut brain: Box<dyn Brain<G>>) -> Seat<G> {
         let name = name.into();
-        let (job_tx, job_rx) = mpsc::channel::<(u64, Box<Request<G>>)>();
+        let (job_tx, job_rx) = mpsc::channel::<Job<G>>();
         let (answer_tx, answer_rx) = mpsc::channel();
         let (dropped_tx, brain_dropped) = mpsc::channel::<()>();
         let control = Arc::new(Control::default());
@@ -305,7 +343,16 @@ impl<G: Game> Seat<G> {
             // A thread name may not hold NUL, and a plugin chooses its own name.
             .name(format!("seat {}", name.replace('\0', "")))
             .spawn(move || {
-                while let Ok((number, request)) = job_rx.recv() {
+                while let Ok(job) = job_rx.recv() {
+                    let (number, request) = match job {
+                        Job::Move(number, request) => (number, request),
+                        Job::Over(over) => {
+                            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                brain.game_over(&over);
+                            }));
+                            continue;
+                        }
+                    };
                     // The clock starts when the request reaches this thread, not when it was sent.
                     thread_control.start_time();
                     let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -377,11 +424,18 @@ impl<G: Game> Seat<G> {
         let sent = self
             .jobs
             .as_ref()
-            .is_some_and(|jobs| jobs.send((number, Box::new(request))).is_ok());
+            .is_some_and(|jobs| jobs.send(Job::Move(number, Box::new(request))).is_ok());
         self.thinking = sent;
         if !sent {
             // The thread is gone: the answer is a crash, delivered by the next poll or wait.
             self.jobs = None;
+        }
+    }
+
+    /// Tells the brain that the game is over (after any move it is still thinking about).
+    pub fn game_over(&self, over: GameOver<G>) {
+        if let Some(jobs) = &self.jobs {
+            let _ = jobs.send(Job::Over(Box::new(over)));
         }
     }
 
@@ -592,6 +646,14 @@ mod tests {
         assert_eq!(spec.options, vec![("Hash".into(), "16".into())]);
         assert_eq!(spec.to_string(), "ugi:./engine --threads 2:Hash=16");
         assert!("uai:".parse::<SeatSpec>().is_err());
+        let spec: SeatSpec = "challenge:java -jar my.jar:timeout=10".parse().unwrap();
+        assert_eq!(
+            spec.kind,
+            SeatKind::Challenge(vec!["java".into(), "-jar".into(), "my.jar".into()])
+        );
+        assert_eq!(spec.to_string(), "challenge:java -jar my.jar:timeout=10");
+        let err = "challenge: ".parse::<SeatSpec>().unwrap_err();
+        assert!(err.reason.contains("challenge:PROGRAM"), "{err}");
         let spec: SeatSpec = "weird:name/lib.so".parse().unwrap();
         assert_eq!(
             spec.kind,

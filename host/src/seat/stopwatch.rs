@@ -327,6 +327,104 @@ impl ProcessProbe {
     }
 }
 
+/// When a message from a process thinking elsewhere arrived: read by a reader thread, less the
+/// time that thread waited for a core before it could read it (the message was there that much
+/// earlier), with the process's counters at that moment.
+#[derive(Debug, Clone, Copy)]
+pub struct Arrival {
+    /// The moment the message was there to read.
+    pub at: Instant,
+    /// The sender's counters then, if it is probed.
+    pub sample: Option<ProcessSample>,
+}
+
+/// Stamps the messages a reader thread reads with their [`Arrival`]. Made and used on that
+/// thread.
+#[derive(Debug)]
+pub struct ArrivalStamp {
+    own_delay: u64,
+}
+
+impl ArrivalStamp {
+    /// Starts measuring the reader thread's wait for a core, from now.
+    #[must_use]
+    pub fn new() -> ArrivalStamp {
+        ArrivalStamp {
+            own_delay: own_run_delay(),
+        }
+    }
+
+    /// The arrival of the message just read.
+    #[must_use]
+    pub fn stamp(&self, probe: Option<&ProcessProbe>) -> Arrival {
+        let now = Instant::now();
+        let late = Duration::from_nanos(own_run_delay().saturating_sub(self.own_delay));
+        Arrival {
+            at: now.checked_sub(late).unwrap_or(now),
+            sample: probe.map(ProcessProbe::sample),
+        }
+    }
+
+    /// Measures again from here, where the thread goes back to wait for the next message.
+    pub fn rearm(&mut self) {
+        self.own_delay = own_run_delay();
+    }
+}
+
+impl Default for ArrivalStamp {
+    fn default() -> ArrivalStamp {
+        ArrivalStamp::new()
+    }
+}
+
+/// The clock of one move of a process that thinks elsewhere (a worker, an outside engine),
+/// started once the request is in its pipe or socket.
+#[derive(Debug)]
+pub struct ProcessClock<'a> {
+    probe: Option<&'a ProcessProbe>,
+    sent: Instant,
+    at_start: Option<ProcessSample>,
+}
+
+impl<'a> ProcessClock<'a> {
+    /// Starts the clock now; without a probe it measures wall time.
+    #[must_use]
+    pub fn start(probe: Option<&'a ProcessProbe>) -> ProcessClock<'a> {
+        ProcessClock {
+            probe,
+            sent: Instant::now(),
+            at_start: probe.map(ProcessProbe::sample),
+        }
+    }
+
+    /// The fair time of a move answered at `arrival` (exact: see [`ProcessProbe::charge`]).
+    #[must_use]
+    pub fn charge(&self, arrival: Arrival) -> Duration {
+        let wall = arrival.at.saturating_duration_since(self.sent);
+        match (self.probe, self.at_start, arrival.sample) {
+            (Some(probe), Some(from), Some(to)) => probe.charge(wall, from, to),
+            _ => wall,
+        }
+    }
+
+    /// The fair time so far of a move still thought about, a lower bound (see
+    /// [`ProcessProbe::charge_so_far`]).
+    #[must_use]
+    pub fn so_far(&self) -> Duration {
+        let wall = self.sent.elapsed();
+        match (self.probe, self.at_start) {
+            (Some(probe), Some(from)) => probe.charge_so_far(wall, from, probe.sample()),
+            _ => wall,
+        }
+    }
+
+    /// The wall time since the clock started.
+    #[must_use]
+    pub fn wall(&self) -> Duration {
+        self.sent.elapsed()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

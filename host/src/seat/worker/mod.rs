@@ -19,8 +19,9 @@ use std::time::{Duration, Instant};
 
 use tavola_sdk::{Color, Game};
 
+use super::outside::{TurnWatch, Verdict};
 use super::plugin::{Library, LoadError};
-use super::stopwatch::{ProcessProbe, ProcessSample};
+use super::stopwatch::{Arrival, ArrivalStamp, ProcessClock, ProcessProbe};
 use super::{Answer, Brain, Control, Request, SeatFailure};
 use protocol::{encode, FromWorker, ToWorker, PROTOCOL_VERSION};
 
@@ -134,10 +135,6 @@ fn install_signal_handlers() {
     });
 }
 
-/// How long a bot may keep thinking after its clock ran out or it was asked to stop, before its
-/// worker is killed.
-const KILL_MARGIN: Duration = Duration::from_millis(500);
-
 /// Limits and settings of worker processes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WorkerOptions {
@@ -204,16 +201,8 @@ pub struct WorkerBrain {
 /// What the reader thread passes on: a message with the moment it arrived, or why the
 /// protocol broke.
 enum Event {
-    Message(FromWorker, Stamp),
+    Message(FromWorker, Arrival),
     Broken(String),
-}
-
-/// When a message arrived, as fair time needs it: the moment it was written (the reading
-/// thread's own wait for a core taken off), and the bot's counters then.
-#[derive(Debug, Clone, Copy)]
-struct Stamp {
-    at: Instant,
-    bot: Option<ProcessSample>,
 }
 
 /// The longest protocol line the host reads (an answer is a few bytes; a search report a few
@@ -352,7 +341,7 @@ impl WorkerBrain {
         let reader_oom = Arc::clone(&out_of_memory);
         let stderr_label = label.clone();
         thread::spawn(move || read_worker(stdout, &label, &sender, &reader_probe));
-        thread::spawn(move || read_stderr(stderr, &stderr_label, &reader_oom));
+        thread::spawn(move || read_stderr(stderr, &format!("{stderr_label} stderr"), &reader_oom));
         let mut brain = WorkerBrain {
             name: String::new(),
             path: path.clone(),
@@ -584,47 +573,22 @@ impl<G: Game> Brain<G> for WorkerBrain {
             clocks: request.clocks.into(),
         });
         // The move's clock: from the moment the request is in the bot's pipe, in fair time.
-        let sent = Instant::now();
         let probe_cell = Arc::clone(&self.probe);
-        let probe = probe_cell.get();
-        let at_start = probe.map(ProcessProbe::sample);
-        // Once it answered (exact), and while it thinks (a lower bound).
-        let charge = |at: Instant, now: Option<ProcessSample>| -> Duration {
-            let wall = at.saturating_duration_since(sent);
-            match (probe, at_start, now) {
-                (Some(probe), Some(from), Some(to)) => probe.charge(wall, from, to),
-                _ => wall,
-            }
-        };
-        let so_far = |now: Option<ProcessSample>| -> Duration {
-            let wall = sent.elapsed();
-            match (probe, at_start, now) {
-                (Some(probe), Some(from), Some(to)) => probe.charge_so_far(wall, from, to),
-                _ => wall,
-            }
-        };
+        let clock = ProcessClock::start(probe_cell.get());
         control.charge(Duration::ZERO);
-        let clocks = request.clocks;
-        let limit = clocks
-            .movetime_ms
-            .into_option()
-            .or(clocks.own_ms.into_option())
-            .map(Duration::from_millis);
-        let mut kill_after = limit.map(|limit| limit + KILL_MARGIN);
-        let wall_limit = kill_after.map(super::wall_cap);
-        let mut stop_sent = false;
-        let mut memory_sampled = sent;
+        let mut watch = TurnWatch::new(request.clocks);
+        let mut memory_sampled = Instant::now();
         loop {
             // The answer first: most come before the first look at the clock.
             match self.messages.recv_timeout(Duration::from_millis(5)) {
                 Ok(Event::Message(FromWorker::Info { info }, _)) => control.report(info.into()),
                 Ok(Event::Message(FromWorker::Move { text }, stamp)) => {
-                    control.charge(charge(stamp.at, stamp.bot));
+                    control.charge(clock.charge(stamp));
                     self.freeze(libc::SIGSTOP);
                     return Ok(text);
                 }
                 Ok(Event::Message(FromWorker::Failure { panicked, message }, stamp)) => {
-                    control.charge(charge(stamp.at, stamp.bot));
+                    control.charge(clock.charge(stamp));
                     self.freeze(libc::SIGSTOP);
                     return Err(if panicked {
                         SeatFailure::Panic(message)
@@ -646,21 +610,15 @@ impl<G: Game> Brain<G> for WorkerBrain {
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => return Err(self.crashed()),
             }
-            let used = so_far(probe.map(ProcessProbe::sample));
-            control.charge(used);
-            if control.stop_requested() && !stop_sent {
-                self.send(&ToWorker::Stop);
-                stop_sent = true;
-                let grace = used + KILL_MARGIN;
-                kill_after = Some(kill_after.map_or(grace, |k| k.min(grace)));
-            }
-            if kill_after.is_some_and(|k| used >= k)
-                || wall_limit.is_some_and(|w| sent.elapsed() >= w)
-            {
-                self.kill();
-                return Err(SeatFailure::Crash(
-                    "killed: did not answer in time or after a stop".to_owned(),
-                ));
+            match watch.look(&clock, control) {
+                Verdict::Think => {}
+                Verdict::Stop => self.send(&ToWorker::Stop),
+                Verdict::Kill => {
+                    self.kill();
+                    return Err(SeatFailure::Crash(
+                        "killed: did not answer in time or after a stop".to_owned(),
+                    ));
+                }
             }
             if memory_sampled.elapsed() >= Duration::from_millis(20) {
                 self.sample_memory();
@@ -681,19 +639,11 @@ fn read_worker(
 ) {
     let mut reader = BufReader::new(stdout);
     let mut line = Vec::new();
-    let mut own_delay = super::stopwatch::own_run_delay();
+    let mut arrival = ArrivalStamp::new();
     loop {
         line.clear();
         let read = read_line_capped(&mut reader, &mut line, MAX_LINE);
-        // The time this thread waited for a core before it could read the line is the host's,
-        // not the bot's: the line was there that much earlier.
-        let now = Instant::now();
-        let delay = super::stopwatch::own_run_delay();
-        let late = Duration::from_nanos(delay.saturating_sub(own_delay));
-        let stamp = Stamp {
-            at: now.checked_sub(late).unwrap_or(now),
-            bot: probe.get().map(ProcessProbe::sample),
-        };
+        let stamp = arrival.stamp(probe.get());
         match read {
             Ok(CappedLine::Whole) => {}
             Ok(CappedLine::End) | Err(_) => return,
@@ -727,24 +677,27 @@ fn read_worker(
             }
             Err(_) => log::warn!("worker for {label} sent a bad line: {:?}", clip(text, 200)),
         }
-        // Measured from here, where this thread goes back to wait for the next line.
-        own_delay = super::stopwatch::own_run_delay();
+        arrival.rearm();
     }
 }
 
 /// The most of a worker's stderr the host logs over its life; the rest is read and dropped.
 const STDERR_CAP: usize = 256 * 1024;
 
-/// The host's side of a worker's stderr (the bot's own, and the worker's last words): logged
-/// as the bot's output, lines cut at 4 KiB, at most [`STDERR_CAP`] in all, and read for the
-/// messages of a failed allocation (Rust's, C++'s, C's).
-fn read_stderr(stderr: impl Read, label: &str, out_of_memory: &AtomicBool) {
+/// The host's side of a worker's stderr (the bot's own, and the worker's last words), or of an
+/// outside program's stdout or stderr, `label` naming it: logged as the bot's output, lines cut
+/// at 4 KiB, at most [`STDERR_CAP`] in all, and read for the messages of a failed allocation
+/// (Rust's, C++'s, C's).
+pub(crate) fn read_stderr(stderr: impl Read, label: &str, out_of_memory: &AtomicBool) {
     let mut reader = BufReader::new(stderr);
     let mut line = Vec::new();
     let mut logged = 0;
     loop {
         line.clear();
         let read = read_line_capped(&mut reader, &mut line, 4096);
+        if matches!(read, Ok(CappedLine::End) | Err(_)) {
+            return;
+        }
         let text = String::from_utf8_lossy(&line);
         if text.contains("memory allocation of")
             || text.contains("bad_alloc")
@@ -755,9 +708,9 @@ fn read_stderr(stderr: impl Read, label: &str, out_of_memory: &AtomicBool) {
         }
         if logged < STDERR_CAP {
             logged += line.len();
-            log::info!(target: "bot", "[{label} stderr] {text}");
+            log::info!(target: "bot", "[{label}] {text}");
             if logged >= STDERR_CAP {
-                log::info!(target: "bot", "[{label} stderr] [more output dropped: over {STDERR_CAP} bytes]");
+                log::info!(target: "bot", "[{label}] [more output dropped: over {STDERR_CAP} bytes]");
             }
         }
         match read {

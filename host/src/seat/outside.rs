@@ -1,0 +1,233 @@
+//! An outside program in a seat (a UGI or UAI engine, a Tablut challenge player): started in a
+//! session and process group of its own, killed with the game and when the host dies, under the
+//! workers' memory and CPU-time limits, stopped between its turns, and probed for fair time.
+
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::AtomicBool;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::stopwatch::ProcessProbe;
+use super::worker::WorkerOptions;
+
+/// A running outside program.
+#[derive(Debug)]
+pub struct OutsideProcess {
+    child: Child,
+    pid: Option<i32>,
+    probe: Option<ProcessProbe>,
+    gone: bool,
+}
+
+/// Something to do in the child between fork and exec, after the common set-up: only
+/// async-signal-safe calls.
+pub type PreExec = Box<dyn FnMut() -> std::io::Result<()> + Send + Sync>;
+
+impl OutsideProcess {
+    /// Starts `command` (a program and its arguments) with piped stdin, stdout and stderr (the
+    /// stderr logged, at most 256 KiB, as the bot's), then `extra` in the child before exec.
+    ///
+    /// # Errors
+    /// Why it does not start.
+    pub fn spawn(
+        command: &[String],
+        limits: &WorkerOptions,
+        label: &str,
+        mut extra: Option<PreExec>,
+    ) -> Result<OutsideProcess, String> {
+        let (program, args) = command
+            .split_first()
+            .ok_or_else(|| "no command given".to_owned())?;
+        let mut process = Command::new(program);
+        process
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let memory = limits.memory;
+        let cpu = limits.cpu_seconds;
+        // SAFETY: only async-signal-safe calls between fork and exec (`extra` promises the
+        // same).
+        unsafe {
+            process.pre_exec(move || {
+                if libc::setsid() < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                #[cfg(target_os = "linux")]
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                super::worker::limit_resources(memory, cpu);
+                match extra.as_mut() {
+                    Some(extra) => extra(),
+                    None => Ok(()),
+                }
+            });
+        }
+        let mut child = process
+            .spawn()
+            .map_err(|e| format!("cannot start it: {e}"))?;
+        let pid = i32::try_from(child.id()).ok();
+        if let Some(pid) = pid {
+            super::worker::track_group(pid);
+        }
+        if let Some(stderr) = child.stderr.take() {
+            let label = format!("{label} stderr");
+            thread::spawn(move || {
+                super::worker::read_stderr(stderr, &label, &AtomicBool::new(false));
+            });
+        }
+        Ok(OutsideProcess {
+            child,
+            probe: pid.map(ProcessProbe::new),
+            pid,
+            gone: false,
+        })
+    }
+
+    /// The child, for its pipes.
+    pub fn child(&mut self) -> &mut Child {
+        &mut self.child
+    }
+
+    /// The probe of its counters, for fair time.
+    #[must_use]
+    pub fn probe(&self) -> Option<&ProcessProbe> {
+        self.probe.as_ref()
+    }
+
+    /// Whether it has been killed or has died.
+    #[must_use]
+    pub fn is_gone(&self) -> bool {
+        self.gone
+    }
+
+    /// Stops (`SIGSTOP`) or continues (`SIGCONT`) its whole process group.
+    pub fn freeze(&self, signal: libc::c_int) {
+        if let (Some(pid), false) = (self.pid, self.gone) {
+            // SAFETY: signalling the process group it leads (its pgid is its pid); it is not
+            // reaped before `kill`, so the id is still its own.
+            unsafe { libc::kill(-pid, signal) };
+        }
+    }
+
+    /// Whether it has exited by itself (then its group is killed and its status described),
+    /// without waiting. It is reaped only after its group is killed, so that the group's id
+    /// is still its own.
+    pub fn exited(&mut self) -> Option<String> {
+        let pid = self.pid?;
+        if self.gone {
+            return Some("it is gone".to_owned());
+        }
+        // SAFETY: a zeroed siginfo is a valid out-parameter; WNOWAIT leaves the child unreaped.
+        let exited = unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            libc::waitid(
+                libc::P_PID,
+                pid.unsigned_abs(),
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            ) == 0
+                && info.si_pid() == pid
+        };
+        exited.then(|| self.kill())
+    }
+
+    /// Kills its process group and reaps it; says how it ended.
+    pub fn kill(&mut self) -> String {
+        if let (Some(pid), false) = (self.pid, self.gone) {
+            // SAFETY: signalling the process group it leads.
+            unsafe { libc::kill(-pid, libc::SIGKILL) };
+            super::worker::untrack_group(pid);
+        }
+        self.gone = true;
+        match self.child.wait() {
+            Ok(status) => format!("it {}", super::worker::describe_exit(status)),
+            Err(_) => "it closed its output".to_owned(),
+        }
+    }
+
+    /// Lets it finish by itself for at most `grace`, then kills what is left.
+    pub fn end(&mut self, grace: Duration) {
+        self.freeze(libc::SIGCONT);
+        let until = Instant::now() + grace;
+        while Instant::now() < until {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                break;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        self.kill();
+    }
+}
+
+impl Drop for OutsideProcess {
+    fn drop(&mut self) {
+        if !self.gone {
+            self.kill();
+        }
+    }
+}
+
+/// How long a process may go on past its time or a stop before it is killed.
+pub const KILL_MARGIN: Duration = Duration::from_millis(500);
+
+/// What to do about a process still thinking, after a look at its clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Let it think.
+    Think,
+    /// Tell it to stop now (it was asked to; once per move).
+    Stop,
+    /// Kill it: it is past its time, or a stop, by [`KILL_MARGIN`] in fair time, or past
+    /// [`super::wall_cap`] of that in wall time.
+    Kill,
+}
+
+/// The limits of one move of a process thinking elsewhere.
+#[derive(Debug)]
+pub struct TurnWatch {
+    kill_after: Option<Duration>,
+    wall_limit: Option<Duration>,
+    stopped: bool,
+}
+
+impl TurnWatch {
+    /// The limits of a move asked with `clocks`.
+    #[must_use]
+    pub fn new(clocks: tavola_sdk::abi::Clocks) -> TurnWatch {
+        let limit = clocks
+            .movetime_ms
+            .into_option()
+            .or(clocks.own_ms.into_option())
+            .map(Duration::from_millis);
+        let kill_after = limit.map(|limit| limit + KILL_MARGIN);
+        TurnWatch {
+            kill_after,
+            wall_limit: kill_after.map(super::wall_cap),
+            stopped: false,
+        }
+    }
+
+    /// Charges the time so far to `control` and says what to do.
+    pub fn look(
+        &mut self,
+        clock: &super::stopwatch::ProcessClock<'_>,
+        control: &super::Control,
+    ) -> Verdict {
+        let used = clock.so_far();
+        control.charge(used);
+        let mut verdict = Verdict::Think;
+        if control.stop_requested() && !self.stopped {
+            self.stopped = true;
+            let grace = used + KILL_MARGIN;
+            self.kill_after = Some(self.kill_after.map_or(grace, |k| k.min(grace)));
+            verdict = Verdict::Stop;
+        }
+        if self.kill_after.is_some_and(|k| used >= k)
+            || self.wall_limit.is_some_and(|w| clock.wall() >= w)
+        {
+            verdict = Verdict::Kill;
+        }
+        verdict
+    }
+}
