@@ -8,6 +8,10 @@
 //! referee uses it). Throughput is in requests, so criterion reports requests per second; the
 //! differences between the lines are the prices of the boundaries.
 //!
+//! The same game is asked of outside engines (`tavola ugi` and `tavola uai` with the random
+//! player behind them), and a random Tablut game of a worker, a UGI engine and a challenge player:
+//! the round trips of every seat kind, side by side.
+//!
 //! Run with `cargo bench -p tavola-tests --bench plugin_request` (it builds the plugins first).
 
 use std::hint::black_box;
@@ -16,11 +20,14 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughpu
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
+use tavola::seat::challenge::ChallengeBrain;
+use tavola::seat::engine::{EngineBrain, Protocol};
 use tavola::seat::plugin::{Library, PluginBrain};
 use tavola::seat::random::RandomBrain;
 use tavola::seat::worker::{WorkerBrain, WorkerOptions};
 use tavola::seat::{clocks, Brain, Control, Request, Seat, Wait};
 use tavola_sdk::games::ataxx::Ataxx;
+use tavola_sdk::games::tablut::Tablut;
 use tavola_sdk::{Color, Game, Position};
 use tavola_tests::artifacts;
 
@@ -117,6 +124,38 @@ fn plugin_request(c: &mut Criterion) {
         );
     });
 
+    // Outside engines: Tavola's own random player behind `tavola ugi` and `tavola uai`.
+    for (label, protocol, args) in [
+        (
+            "ugi_engine",
+            Protocol::Ugi,
+            &["ugi", "--game", "ataxx", "--bot", "random"][..],
+        ),
+        ("uai_engine", Protocol::Uai, &["uai", "--bot", "random"][..]),
+    ] {
+        let command: Vec<String> = std::iter::once(artifacts().tavola.display().to_string())
+            .chain(args.iter().map(|a| (*a).to_owned()))
+            .collect();
+        let engine = || {
+            EngineBrain::spawn(protocol, &command, &[], &worker_options, Color::White)
+                .expect("tavola starts as an engine")
+        };
+        group.bench_function(label, |b| {
+            b.iter_batched(
+                || [engine(), engine()],
+                |mut players| {
+                    for (moves, position) in &game {
+                        let brain: &mut dyn Brain<Ataxx> =
+                            &mut players[position.side_to_move().index()];
+                        black_box(brain.choose(&request(&start, moves, position), &control)).ok();
+                    }
+                    players
+                },
+                BatchSize::PerIteration,
+            );
+        });
+    }
+
     group.bench_function("seat", |b| {
         b.iter(|| {
             let mut seats = Color::ALL.map(|color| Seat::new("random", Box::new(player(color))));
@@ -140,5 +179,93 @@ fn plugin_request(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, plugin_request);
+/// Tablut, where the challenge protocol plays: a worker, a UGI engine and a challenge player
+/// (`tavola challenge --bot random`, over TCP in its own network namespace), each asked every
+/// ply of a recorded game. The challenge player answers its own moves; the next request's state
+/// is the recorded game's, which it takes as given.
+fn tablut_request(c: &mut Criterion) {
+    let start = Tablut::start(None).expect("the default variant exists");
+    let start_text = start.to_string();
+    let mut rng = StdRng::seed_from_u64(3);
+    let mut position = start.clone();
+    let mut moves: Vec<String> = Vec::new();
+    let mut game = Vec::new();
+    while !position.is_game_over() && game.len() < 60 {
+        game.push((moves.join(" "), position.clone()));
+        let mv = *position.legal_moves().choose(&mut rng).expect("not over");
+        position.play_unchecked(mv);
+        moves.push(mv.to_string());
+    }
+    let options = WorkerOptions {
+        program: artifacts().tavola.clone(),
+        ..WorkerOptions::new().expect("the bench knows its own path")
+    };
+    let control = Control::default();
+    let tavola = artifacts().tavola.display().to_string();
+    let request = |moves: &str, position: &<Tablut as Game>::Position| Request::<Tablut> {
+        start_text: start_text.clone(),
+        moves_text: moves.to_owned(),
+        position: position.clone(),
+        clocks: clocks(Some(60_000), Some(60_000), 0),
+    };
+    let mut group = c.benchmark_group("tablut_game_requests");
+    group.throughput(Throughput::Elements(game.len() as u64));
+    group.sample_size(20);
+    let mut run = |label: &str, make: &dyn Fn(Color) -> Box<dyn Brain<Tablut>>| {
+        group.bench_function(label, |b| {
+            b.iter_batched(
+                || Color::ALL.map(make),
+                |mut players| {
+                    for (moves, position) in &game {
+                        let brain = &mut players[position.side_to_move().index()];
+                        black_box(brain.choose(&request(moves, position), &control)).ok();
+                    }
+                    players
+                },
+                BatchSize::PerIteration,
+            );
+        });
+    };
+    run("worker", &|color| {
+        let (brain, _) = WorkerBrain::spawn(
+            &artifacts().random_bot,
+            &options,
+            "tablut",
+            "ashton",
+            color,
+            1,
+            &[],
+        )
+        .expect("the random plugin starts in a worker");
+        Box::new(brain)
+    });
+    let ugi: Vec<String> = [
+        tavola.as_str(),
+        "ugi",
+        "--game",
+        "tablut",
+        "--bot",
+        "random",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    run("ugi_engine", &|_| {
+        Box::new(
+            EngineBrain::spawn(Protocol::Ugi, &ugi, &[], &options, Color::White)
+                .expect("tavola starts as an engine"),
+        )
+    });
+    let player: Vec<String> = [tavola.as_str(), "challenge", "--bot", "random"]
+        .map(str::to_owned)
+        .to_vec();
+    run("challenge", &|color| {
+        Box::new(
+            ChallengeBrain::spawn(&player, &options, color, 60)
+                .expect("tavola starts as a challenge player"),
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, plugin_request, tablut_request);
 criterion_main!(benches);

@@ -165,7 +165,11 @@ fn players_that_never_get_going_are_named_in_one_line() {
             "printf '\\x06\\x00\\x00\\x00\"fake\"' >&3",
             "announced a message of 100663296 bytes",
         ),
-        ("gone", "exit 4", "no name"),
+        (
+            "gone",
+            "echo 'something broke' >&2; exit 4",
+            "exited with code 4 (its last words: \"something broke\")",
+        ),
     ] {
         let player = fake_player(&dir, label, then);
         let output = tablut_game(&player, "random", &startup);

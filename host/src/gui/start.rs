@@ -100,7 +100,11 @@ impl PlayerChoice {
             Kind::Random => SeatKind::Random,
             Kind::Plugin => {
                 if self.path.trim().is_empty() {
-                    return Err("choose a bot library from the list or type its path".to_owned());
+                    return Err(
+                        "choose a bot library from the list, or type its path or an engine \
+                         (ugi:COMMAND, uai:COMMAND, challenge:COMMAND)"
+                            .to_owned(),
+                    );
                 }
                 return self.path.trim().parse().map_err(|e| format!("{e}"));
             }

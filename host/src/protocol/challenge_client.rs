@@ -63,6 +63,7 @@ pub enum Ending {
 }
 
 /// The game as the client follows it.
+#[derive(Clone)]
 struct Followed {
     start: TablutPosition,
     moves: Vec<Move>,
@@ -78,16 +79,20 @@ impl Followed {
         }
     }
 
-    /// Brings the game to the server's `board` (with its side to move): by the one legal move
-    /// leading there, or afresh. Says which move was played, if one was.
-    fn follow(&mut self, board: &TablutPosition) -> Result<Option<Move>, ()> {
-        if same_board(&self.position, board) {
+    /// Brings the game to the server's `board` (with its side to move, unless `over`: a final
+    /// state names no side): by the one legal move leading there, or afresh. Says which move was
+    /// played, if one was.
+    fn follow(&mut self, board: &TablutPosition, over: bool) -> Result<Option<Move>, ()> {
+        let same = |a: &TablutPosition, b: &TablutPosition| {
+            a.zobrist() == b.zobrist() && (over || a.side_to_move() == b.side_to_move())
+        };
+        if same(&self.position, board) {
             return Ok(None);
         }
         for mv in self.position.legal_moves() {
             let mut next = self.position.clone();
             next.play_unchecked(mv);
-            if same_board(&next, board) {
+            if same(&next, board) {
                 self.position = next;
                 self.moves.push(mv);
                 return Ok(Some(mv));
@@ -101,10 +106,6 @@ impl Followed {
         let texts: Vec<String> = self.moves.iter().map(ToString::to_string).collect();
         texts.join(" ")
     }
-}
-
-fn same_board(a: &TablutPosition, b: &TablutPosition) -> bool {
-    a.side_to_move() == b.side_to_move() && a.zobrist() == b.zobrist()
 }
 
 /// Connects to the server, declares the name, and plays one game with `seat`, printing what
@@ -155,7 +156,7 @@ pub fn play(
             .map_err(|why| anyhow!("the challenge server at {address} sent a bad state ({why})"))?;
         match game.as_mut() {
             None => game = Some(Followed::new(board.clone())),
-            Some(followed) => match followed.follow(&board) {
+            Some(followed) => match followed.follow(&board, turn.side().is_none()) {
                 Ok(Some(mv)) => {
                     let mover = followed.position.side_to_move().other();
                     if mover != setup.color {
@@ -254,12 +255,18 @@ mod tests {
         let mv: Move = "e3-f3".parse().unwrap();
         next.play(mv).unwrap();
         let (board, _) = wire::parse_state(&wire::state_json(&next, Turn::Black)).unwrap();
-        assert_eq!(followed.follow(&board), Ok(Some(mv)));
+        assert_eq!(followed.follow(&board, false), Ok(Some(mv)));
         assert_eq!(followed.moves_text(), "e3-f3");
-        assert_eq!(followed.follow(&board), Ok(None));
+        assert_eq!(followed.follow(&board, false), Ok(None));
+        // A final state names no side to move: the board is enough.
+        let mut last = next.clone();
+        let reply: Move = "d1-d3".parse().unwrap();
+        last.play(reply).unwrap();
+        let (board, _) = wire::parse_state(&wire::state_json(&last, Turn::Draw)).unwrap();
+        assert_eq!(followed.clone().follow(&board, true), Ok(Some(reply)));
         // A board no move explains: afresh.
         let (far, _) = wire::parse_state(&wire::state_json(&start, Turn::Black)).unwrap();
-        assert_eq!(followed.follow(&far), Err(()));
+        assert_eq!(followed.follow(&far, false), Err(()));
         assert!(followed.moves.is_empty());
     }
 

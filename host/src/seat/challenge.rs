@@ -150,14 +150,7 @@ impl ChallengeBrain {
             );
         }
         if let Some(stdout) = process.child().stdout.take() {
-            let stdout_label = format!("{label} stdout");
-            thread::spawn(move || {
-                super::worker::read_stderr(
-                    stdout,
-                    &stdout_label,
-                    &std::sync::atomic::AtomicBool::new(false),
-                );
-            });
+            process.log_output(stdout, &format!("{label} stdout"));
         }
         drop(process.child().stdin.take());
         let deadline = Instant::now() + limits.startup_timeout;

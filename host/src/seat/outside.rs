@@ -2,10 +2,12 @@
 //! session and process group of its own, killed with the game and when the host dies, under the
 //! workers' memory and CPU-time limits, stopped between its turns, and probed for fair time.
 
+use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::AtomicBool;
-use std::thread;
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use super::stopwatch::ProcessProbe;
@@ -18,6 +20,9 @@ pub struct OutsideProcess {
     pid: Option<i32>,
     probe: Option<ProcessProbe>,
     gone: bool,
+    /// The last line it wrote to its stderr (or its stdout, when that is not the protocol).
+    last_words: Arc<Mutex<String>>,
+    readers: Vec<JoinHandle<()>>,
 }
 
 /// Something to do in the child between fork and exec, after the common set-up: only
@@ -56,7 +61,7 @@ impl OutsideProcess {
                 }
                 #[cfg(target_os = "linux")]
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                super::worker::limit_resources(memory, cpu);
+                super::worker::limit_outside_resources(memory, cpu);
                 match extra.as_mut() {
                     Some(extra) => extra(),
                     None => Ok(()),
@@ -70,18 +75,49 @@ impl OutsideProcess {
         if let Some(pid) = pid {
             super::worker::track_group(pid);
         }
-        if let Some(stderr) = child.stderr.take() {
-            let label = format!("{label} stderr");
-            thread::spawn(move || {
-                super::worker::read_stderr(stderr, &label, &AtomicBool::new(false));
-            });
-        }
-        Ok(OutsideProcess {
+        let stderr = child.stderr.take();
+        let mut process = OutsideProcess {
             child,
             probe: pid.map(ProcessProbe::new),
             pid,
             gone: false,
-        })
+            last_words: Arc::new(Mutex::new(String::new())),
+            readers: Vec::new(),
+        };
+        if let Some(stderr) = stderr {
+            process.log_output(stderr, &format!("{label} stderr"));
+        }
+        Ok(process)
+    }
+
+    /// Logs what it writes on `output` as the bot's output, keeping its last line for
+    /// [`OutsideProcess::kill`]'s account.
+    pub fn log_output(&mut self, output: impl Read + Send + 'static, label: &str) {
+        let label = label.to_owned();
+        let last = Arc::clone(&self.last_words);
+        self.readers.push(thread::spawn(move || {
+            super::worker::read_stderr(output, &label, &AtomicBool::new(false), Some(&last));
+        }));
+    }
+
+    /// How it ended, `status` described, with the last line it wrote (once its output is read
+    /// to the end, or after 200 ms).
+    fn account(&mut self, status: std::process::ExitStatus) -> String {
+        let until = Instant::now() + Duration::from_millis(200);
+        while self.readers.iter().any(|r| !r.is_finished()) && Instant::now() < until {
+            thread::sleep(Duration::from_millis(2));
+        }
+        let words = self
+            .last_words
+            .lock()
+            .map(|w| w.clone())
+            .unwrap_or_default();
+        let status = super::worker::describe_exit(status);
+        if words.is_empty() {
+            format!("it {status}")
+        } else {
+            format!("it {status} (its last words: {words:?})")
+        }
     }
 
     /// The child, for its pipes.
@@ -141,7 +177,7 @@ impl OutsideProcess {
         }
         self.gone = true;
         match self.child.wait() {
-            Ok(status) => format!("it {}", super::worker::describe_exit(status)),
+            Ok(status) => self.account(status),
             Err(_) => "it closed its output".to_owned(),
         }
     }

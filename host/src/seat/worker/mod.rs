@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -341,7 +341,9 @@ impl WorkerBrain {
         let reader_oom = Arc::clone(&out_of_memory);
         let stderr_label = label.clone();
         thread::spawn(move || read_worker(stdout, &label, &sender, &reader_probe));
-        thread::spawn(move || read_stderr(stderr, &format!("{stderr_label} stderr"), &reader_oom));
+        thread::spawn(move || {
+            read_stderr(stderr, &format!("{stderr_label} stderr"), &reader_oom, None)
+        });
         let mut brain = WorkerBrain {
             name: String::new(),
             path: path.clone(),
@@ -687,8 +689,13 @@ const STDERR_CAP: usize = 256 * 1024;
 /// The host's side of a worker's stderr (the bot's own, and the worker's last words), or of an
 /// outside program's stdout or stderr, `label` naming it: logged as the bot's output, lines cut
 /// at 4 KiB, at most [`STDERR_CAP`] in all, and read for the messages of a failed allocation
-/// (Rust's, C++'s, C's).
-pub(crate) fn read_stderr(stderr: impl Read, label: &str, out_of_memory: &AtomicBool) {
+/// (Rust's, C++'s, C's); the last line that is not blank is kept in `last`.
+pub(crate) fn read_stderr(
+    stderr: impl Read,
+    label: &str,
+    out_of_memory: &AtomicBool,
+    last: Option<&Mutex<String>>,
+) {
     let mut reader = BufReader::new(stderr);
     let mut line = Vec::new();
     let mut logged = 0;
@@ -705,6 +712,11 @@ pub(crate) fn read_stderr(stderr: impl Read, label: &str, out_of_memory: &Atomic
             || text.contains("Cannot allocate memory")
         {
             out_of_memory.store(true, Ordering::Relaxed);
+        }
+        if let (Some(last), false) = (last, text.trim().is_empty()) {
+            if let Ok(mut last) = last.lock() {
+                *last = text.trim().chars().take(200).collect();
+            }
         }
         if logged < STDERR_CAP {
             logged += line.len();
@@ -933,6 +945,17 @@ fn confine(host: u32, (memory, cpu_seconds): (Option<u64>, Option<u64>)) -> std:
 /// No core dumps, and the address-space and CPU-time limits given (between fork and exec: only
 /// async-signal-safe calls).
 pub(crate) fn limit_resources(memory: Option<u64>, cpu_seconds: Option<u64>) {
+    limit(memory, cpu_seconds, false);
+}
+
+/// As [`limit_resources`], for an outside program (an engine, a challenge player): its memory
+/// limit is on its data (`RLIMIT_DATA`: heap and private writable mappings, what it uses) rather
+/// than its address space, which a JVM reserves by gigabytes that it never touches.
+pub(crate) fn limit_outside_resources(memory: Option<u64>, cpu_seconds: Option<u64>) {
+    limit(memory, cpu_seconds, true);
+}
+
+fn limit(memory: Option<u64>, cpu_seconds: Option<u64>, data_only: bool) {
     let set = |resource, value: u64| {
         let limit = libc::rlimit {
             rlim_cur: value,
@@ -942,8 +965,10 @@ pub(crate) fn limit_resources(memory: Option<u64>, cpu_seconds: Option<u64>) {
         unsafe { libc::setrlimit(resource, &limit) };
     };
     set(libc::RLIMIT_CORE, 0);
-    if let Some(bytes) = memory {
-        set(libc::RLIMIT_AS, bytes);
+    match memory {
+        Some(bytes) if data_only => set(libc::RLIMIT_DATA, bytes),
+        Some(bytes) => set(libc::RLIMIT_AS, bytes),
+        None => {}
     }
     if let Some(seconds) = cpu_seconds {
         set(libc::RLIMIT_CPU, seconds);
