@@ -6,6 +6,7 @@
 pub mod arena;
 pub mod builtin;
 pub mod gui;
+pub mod menu;
 pub mod protocol;
 pub mod record;
 pub mod referee;

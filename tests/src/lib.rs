@@ -321,12 +321,48 @@ where
     run(program, dir, args, timeout, &[])
 }
 
+/// Runs the `tavola` binary with `args`, `input` on its standard input (then closed), as
+/// [`tavola`].
+///
+/// # Panics
+/// As [`tavola`].
+pub fn tavola_with_input<I, S>(args: I, input: &str) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let artifacts = artifacts();
+    run_fed(
+        &artifacts.tavola,
+        Some(&artifacts.workdir),
+        args,
+        TIMEOUT,
+        &[],
+        Some(input),
+    )
+}
+
 fn run<I, S>(
     program: &Path,
     dir: Option<&Path>,
     args: I,
     timeout: Duration,
     env: &[(&str, &str)],
+) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    run_fed(program, dir, args, timeout, env, None)
+}
+
+fn run_fed<I, S>(
+    program: &Path,
+    dir: Option<&Path>,
+    args: I,
+    timeout: Duration,
+    env: &[(&str, &str)],
+    input: Option<&str>,
 ) -> Output
 where
     I: IntoIterator<Item = S>,
@@ -348,11 +384,22 @@ where
         .env_remove("RUST_LOG")
         .env_remove("RUST_BACKTRACE")
         .envs(env.iter().copied())
-        .stdin(Stdio::null())
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start {command_line}: {e}"));
+    if let (Some(mut stdin), Some(input)) = (child.stdin.take(), input) {
+        let input = input.to_owned();
+        // Written from a thread: a child that stops reading must not block the test.
+        thread::spawn(move || {
+            let _ = stdin.write_all(input.as_bytes());
+        });
+    }
     // Read both pipes while waiting, so that a chatty child never blocks on a full pipe.
     let stdout = reader(child.stdout.take());
     let stderr = reader(child.stderr.take());

@@ -149,6 +149,9 @@ pub(crate) enum Command {
     /// Be a UGI engine (cutegames' Universal Game Interface) on stdin/stdout, for any game: the
     /// built-in bot, random, or a bot library (in its worker process, as usual).
     Ugi(EngineArgs),
+    /// A numbered menu in the terminal (the Dama exam's): start a game, make a move piece by
+    /// piece, find the best move, end the game, exit; for every game.
+    Menu(Box<menu::MenuArgs>),
     /// Play Tablut on a challenge server (the University of Bologna's TablutCompetition, or
     /// Tavola's own `challenge:` seat) with any player: one game, as White or Black.
     Challenge(challenge::ChallengeArgs),
@@ -219,6 +222,7 @@ mod bench;
 mod challenge;
 mod engine;
 mod info;
+mod menu;
 mod perft;
 mod play;
 
@@ -321,6 +325,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Uai(args)) => engine::run(&args, Dialect::Uai),
         Some(Command::Ugi(args)) => engine::run(&args, Dialect::Ugi),
         Some(Command::Challenge(args)) => challenge::run(&args),
+        Some(Command::Menu(args)) => menu::run(&args),
         Some(Command::Worker {
             library,
             scratch,
