@@ -454,8 +454,8 @@ impl<G: Game> Referee<G> {
         }
         let mv = match self.position.parse_move(text.trim()) {
             Ok(mv) => mv,
-            Err(ParseMoveError::Illegal { .. }) => {
-                let reason = format!("played the illegal move {:?}", text.trim());
+            Err(ParseMoveError::Illegal { reason, .. }) => {
+                let reason = format!("played the illegal move {:?} ({reason})", text.trim());
                 return self.forfeit(me, Termination::IllegalMove, &reason);
             }
             Err(ParseMoveError::Invalid { .. }) => {

@@ -211,12 +211,14 @@ pub enum ParseMoveError {
         reason: String,
     },
     /// The text is a well-formed move, but not a legal one in this position.
-    #[error("illegal move {text:?} in position {position}")]
+    #[error("illegal move {text:?}: {reason}")]
     Illegal {
         /// The text given.
         text: String,
         /// The position, as text.
         position: String,
+        /// Why it is not legal ([`Position::why_illegal`]).
+        reason: String,
     },
 }
 
@@ -298,6 +300,13 @@ pub trait Position: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
 
     /// Whether `mv` is legal here. Agrees with [`Position::generate_moves`] for every move.
     fn is_legal(&self, mv: Self::Move) -> bool;
+
+    /// Why `mv` cannot be played here, in a few words for people (`"the way is blocked at
+    /// e4"`, `"a capture is compulsory: 23x14"`); `None` when it is legal. Every game says the
+    /// rule it breaks; this default only says that it is not legal.
+    fn why_illegal(&self, mv: Self::Move) -> Option<String> {
+        (!self.is_legal(mv)).then(|| "it is not a legal move here".to_owned())
+    }
 
     /// Plays a legal move.
     ///

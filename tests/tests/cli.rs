@@ -125,3 +125,58 @@ fn a_reader_that_stops_early_ends_the_output_quietly() {
     assert_eq!(output.status.code(), Some(141), "as if killed by SIGPIPE");
     assert_eq!(String::from_utf8_lossy(&output.stderr), "", "no message");
 }
+
+#[test]
+fn a_person_in_the_terminal_hears_why_a_move_is_illegal() {
+    for (game, moves, why) in [
+        (
+            "tablut",
+            "e4-e2\n",
+            "illegal move \"e4-e2\": the way is blocked at e3",
+        ),
+        (
+            "ataxx",
+            "d4\n",
+            "illegal move \"d4\": no x stone next to d4 to grow from",
+        ),
+        ("gonnect", "G7\nG7\n", "illegal move \"G7\": G7 is occupied"),
+        (
+            "dama",
+            "21-26\n",
+            "illegal move \"21-26\": a man moves forward only",
+        ),
+    ] {
+        // Black moves first in Gonnect: the person is Black, and G7 is theirs by the second try.
+        let first = if game == "gonnect" {
+            "--black"
+        } else {
+            "--white"
+        };
+        let other = if first == "--white" {
+            "--black"
+        } else {
+            "--white"
+        };
+        let output = tavola_tests::tavola_with_input(
+            [
+                "play",
+                "--headless",
+                "--quiet",
+                "-t",
+                "0",
+                "--seed",
+                "1",
+                "--game",
+                game,
+                first,
+                "human",
+                other,
+                "random",
+            ],
+            moves,
+        );
+        output.assert_code(0);
+        output.assert_stdout_contains(why);
+        output.assert_stdout_contains("stopped playing: the input ended\n");
+    }
+}

@@ -99,7 +99,9 @@ fn the_opponent_can_be_any_player_and_the_input_may_end() {
     );
     output
         .assert_code(0)
-        .assert_stdout_contains("ataxx (standard): you play x (White), builtin:depth=1 plays o (Black).")
+        .assert_stdout_contains(
+            "ataxx (standard): you play x (White), builtin:depth=1 plays o (Black).",
+        )
         .assert_stdout_contains("A new game: builtin against you.")
         .assert_stdout_contains("o (Black) plays ")
         .assert_stdout_contains("The input ended: goodbye.");

@@ -25,9 +25,17 @@ impl<G: Game> Brain<G> for TerminalHuman {
             let _ = io::stdout().flush();
             line.clear();
             match stdin.lock().read_line(&mut line) {
-                Ok(0) => return Err(SeatFailure::Resigned("the input ended".to_owned())),
+                Ok(0) => {
+                    return Err(SeatFailure::Resigned(
+                        "stopped playing: the input ended".to_owned(),
+                    ))
+                }
                 Ok(_) => {}
-                Err(e) => return Err(SeatFailure::Resigned(format!("cannot read the input: {e}"))),
+                Err(e) => {
+                    return Err(SeatFailure::Resigned(format!(
+                        "stopped playing: the input cannot be read ({e})"
+                    )))
+                }
             }
             let text = line.trim();
             match text {

@@ -5,7 +5,7 @@
 
 use super::moves::Move;
 use super::position::{Mobility, Position};
-use super::square::{dilate, dilate2, Squares, JUMPS};
+use super::square::{dilate, dilate2, Square, Squares, JUMPS};
 use super::Variant;
 
 impl Position {
@@ -122,6 +122,44 @@ fn perft_inner(position: &Position, depth: u32) -> u64 {
                 }
             }
             nodes
+        }
+    }
+}
+
+impl Position {
+    /// Why `mv` is not legal (the rule it breaks), for [`crate::Position::why_illegal`].
+    pub(super) fn explain_illegal(&self, mv: Move) -> String {
+        use super::position::Cell;
+        if !self.is_live() {
+            return "the game is over".to_owned();
+        }
+        let side = self.side;
+        let mine = Cell::Piece(side).symbol();
+        let target = |to: Square| match self.cell(to) {
+            Cell::Gap => Some(format!("{to} is a gap")),
+            Cell::Piece(_) => Some(format!("{to} is occupied")),
+            Cell::Empty => None,
+        };
+        match mv {
+            Move::Pass => match self.mobility() {
+                Mobility::MustPass => "it is not a legal move here".to_owned(),
+                _ => "a pass is allowed only when there is no other move".to_owned(),
+            },
+            Move::Clone(to) => target(to).unwrap_or_else(|| {
+                format!("no {mine} stone next to {to} to grow from (a jump names its origin, like a1c3)")
+            }),
+            Move::Jump { from, to } => {
+                if self.cell(from) != Cell::Piece(side) {
+                    return format!("there is no {mine} stone on {from}");
+                }
+                if let Some(why) = target(to) {
+                    return why;
+                }
+                if from.distance(to) != 2 {
+                    return format!("{from} to {to} is not a jump of two squares");
+                }
+                "it is not a legal move here".to_owned()
+            }
         }
     }
 }

@@ -37,6 +37,10 @@ impl crate::Position for Position {
         self.check_legal(mv)
     }
 
+    fn why_illegal(&self, mv: Move) -> Option<String> {
+        (!self.check_legal(mv)).then(|| self.explain_illegal(mv))
+    }
+
     /// Converts the destination's neighbours, moves the jumper, updates the clocks and the side
     /// to move.
     #[inline]
@@ -118,9 +122,16 @@ impl crate::Position for Position {
         if origin_ok && self.check_legal(mv) {
             Ok(mv)
         } else {
+            let reason = match clone_origin {
+                Some(from) if !origin_ok => {
+                    format!("there is no stone of the side to move on {from}")
+                }
+                _ => self.explain_illegal(mv),
+            };
             Err(ParseMoveError::Illegal {
                 text: text.to_owned(),
                 position: self.to_string(),
+                reason,
             })
         }
     }
@@ -407,13 +418,37 @@ mod tests {
                 to: sq("c5")
             })
         );
-        let illegal = |text: &str| ParseMoveError::Illegal {
+        let illegal = |text: &str, reason: &str| ParseMoveError::Illegal {
             text: text.to_owned(),
             position: start.to_string(),
+            reason: reason.to_owned(),
         };
-        assert_eq!(start.parse_move("d4"), Err(illegal("d4")));
-        assert_eq!(start.parse_move("b7b6"), Err(illegal("b7b6")));
-        assert_eq!(start.parse_move("0000"), Err(illegal("0000")));
+        assert_eq!(
+            start.parse_move("d4"),
+            Err(illegal(
+                "d4",
+                "no x stone next to d4 to grow from (a jump names its origin, like a1c3)"
+            ))
+        );
+        assert_eq!(
+            start.parse_move("b7b6"),
+            Err(illegal(
+                "b7b6",
+                "there is no stone of the side to move on b7"
+            ))
+        );
+        assert_eq!(
+            start.parse_move("0000"),
+            Err(illegal(
+                "0000",
+                "a pass is allowed only when there is no other move"
+            ))
+        );
+        assert_eq!(
+            start.parse_move("g7e5").unwrap_err().to_string(),
+            "illegal move \"g7e5\": there is no x stone on g7"
+        );
+        assert_eq!(start.why_illegal(start.parse_move("a7c5").unwrap()), None);
         assert!(matches!(
             start.parse_move("z9"),
             Err(ParseMoveError::Invalid { .. })

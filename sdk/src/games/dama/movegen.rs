@@ -322,6 +322,63 @@ impl Position {
     }
 }
 
+impl Position {
+    /// Why a move from `from` to `to` (a capture if `capture`) is not legal (the rule it
+    /// breaks), for [`crate::Position::why_illegal`] and the short form `31x8`.
+    pub(super) fn explain_illegal(&self, from: Square, to: Square, capture: bool) -> String {
+        if crate::Position::is_game_over(self) {
+            return "the game is over".to_owned();
+        }
+        let (us, them, _) = self.sides();
+        if us & from.bit() == 0 {
+            return if them & from.bit() != 0 {
+                format!(
+                    "{from} holds a piece of {}'s, and it is {}'s turn",
+                    self.side.other(),
+                    self.side
+                )
+            } else {
+                format!("there is no piece on {from}")
+            };
+        }
+        let capturers = self.capturers();
+        if capturers != 0 {
+            let mut captures = crate::Position::legal_moves(self);
+            let count = captures.len();
+            captures.truncate(6);
+            let mut list: Vec<String> = captures.iter().map(Move::to_string).collect();
+            if count > list.len() {
+                list.push(format!("and {} more", count - list.len()));
+            }
+            let list = list.join(", ");
+            return if !capture {
+                format!("a capture is compulsory: {list}")
+            } else if capturers & from.bit() == 0 {
+                format!("a capture is compulsory, and {from} has none: {list}")
+            } else {
+                format!(
+                    "it is not one of the captures the rules allow here (a capture goes on while \
+                     it can, and the Italian rules choose among them): {list}"
+                )
+            };
+        }
+        if capture {
+            return "there is nothing to capture".to_owned();
+        }
+        let Some(direction) = from.step_direction(to) else {
+            return format!("{to} is not next to {from} on a diagonal (kings do not fly)");
+        };
+        let king = self.kings & from.bit() != 0;
+        if !king && !Direction::forward(self.side.index() == 0).contains(&direction) {
+            return "a man moves forward only".to_owned();
+        }
+        if us & to.bit() != 0 || self.pieces[self.side.other().index()] & to.bit() != 0 {
+            return format!("{to} is occupied");
+        }
+        "it is not a legal move here".to_owned()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{Dama, Move};

@@ -31,6 +31,10 @@ impl crate::Position for Position {
         self.check_legal(mv)
     }
 
+    fn why_illegal(&self, mv: Move) -> Option<String> {
+        (!self.check_legal(mv)).then(|| self.explain_illegal(mv.from(), mv.to(), mv.is_capture()))
+    }
+
     /// Moves the piece, removes what a capture took, crowns a man on the far row, and keeps the
     /// history: a capture or a man move clears it, a king step is added and checked for a third
     /// repetition.
@@ -107,13 +111,15 @@ impl crate::Position for Position {
             Parsed::Full(mv) if self.check_legal(mv) => return Ok(mv),
             // `22x15` may also be the short form of a king's loop ending there.
             Parsed::Full(mv) if mv.jumps() == 1 => (mv.from(), mv.to()),
-            Parsed::Full(_) => return Err(self.illegal(text)),
+            Parsed::Full(mv) => {
+                return Err(self.illegal(text, mv.from(), mv.to(), mv.is_capture()))
+            }
             Parsed::Short { from, to } => (from, to),
         };
         let mut candidates = self.legal_moves_vec();
         candidates.retain(|m| m.is_capture() && m.from() == from && m.to() == to);
         match candidates[..] {
-            [] => Err(self.illegal(text)),
+            [] => Err(self.illegal(text, from, to, text.contains('x'))),
             [mv] => Ok(mv),
             _ => Err(ParseMoveError::Invalid {
                 text: text.to_owned(),
@@ -189,10 +195,11 @@ impl Position {
         moves
     }
 
-    fn illegal(&self, text: &str) -> ParseMoveError {
+    fn illegal(&self, text: &str, from: Square, to: Square, capture: bool) -> ParseMoveError {
         ParseMoveError::Illegal {
             text: text.to_owned(),
             position: self.to_string(),
+            reason: self.explain_illegal(from, to, capture),
         }
     }
 }
@@ -342,13 +349,25 @@ mod tests {
         let full = "31x24x15x8".parse::<Move>().unwrap();
         assert_eq!(position.parse_move("31x8"), Ok(full));
         assert_eq!(position.parse_move(" 31x24x15x8 "), Ok(full));
-        let illegal = |text: &str| ParseMoveError::Illegal {
+        let illegal = |text: &str, reason: &str| ParseMoveError::Illegal {
             text: text.to_owned(),
             position: position.to_string(),
+            reason: reason.to_owned(),
         };
-        assert_eq!(position.parse_move("31x15"), Err(illegal("31x15")));
-        assert_eq!(position.parse_move("31x24"), Err(illegal("31x24")));
-        assert_eq!(position.parse_move("31-27"), Err(illegal("31-27")));
+        let not_allowed = "it is not one of the captures the rules allow here (a capture goes on \
+                           while it can, and the Italian rules choose among them): 31x24x15x8";
+        assert_eq!(
+            position.parse_move("31x15"),
+            Err(illegal("31x15", not_allowed))
+        );
+        assert_eq!(
+            position.parse_move("31x24"),
+            Err(illegal("31x24", not_allowed))
+        );
+        assert_eq!(
+            position.parse_move("31-27"),
+            Err(illegal("31-27", "a capture is compulsory: 31x24x15x8"))
+        );
         assert!(matches!(
             position.parse_move("31-24"),
             Err(ParseMoveError::Invalid { .. })
@@ -392,6 +411,28 @@ mod tests {
             lines[8],
             "White to move; white 12 (0 kings), black 13 (1 king); \
              0 of 80 plies without a capture or man move; ply 0; school rules"
+        );
+    }
+
+    #[test]
+    fn illegal_moves_say_which_rule_they_break() {
+        let position = pos("W:W22:B5");
+        let why = |text: &str| position.parse_move(text).unwrap_err().to_string();
+        assert_eq!(
+            why("22-26"),
+            "illegal move \"22-26\": a man moves forward only"
+        );
+        assert_eq!(
+            why("5-9"),
+            "illegal move \"5-9\": 5 holds a piece of Black's, and it is White's turn"
+        );
+        assert_eq!(
+            why("21-17"),
+            "illegal move \"21-17\": there is no piece on 21"
+        );
+        assert_eq!(
+            why("22x13"),
+            "illegal move \"22x13\": there is nothing to capture"
         );
     }
 }

@@ -272,6 +272,35 @@ impl Position {
 #[cfg(test)]
 pub(super) const START_PERFT: [u64; 4] = [169, 28_561, 4_769_856, 791_823_160];
 
+impl Position {
+    /// Why `mv` is not legal (the rule it breaks), for [`crate::Position::why_illegal`].
+    pub(super) fn explain_illegal(&self, mv: Move) -> String {
+        if self.connected.is_some() {
+            return "the game is over".to_owned();
+        }
+        let point = match mv {
+            Move::Swap => {
+                return "swap is legal only as White's first move, with one black stone on the board"
+                    .to_owned()
+            }
+            Move::Place(point) => point,
+        };
+        if !self.empty_points().contains(point) {
+            return format!("{point} is occupied");
+        }
+        let empty = self.empty_points();
+        let captured = self.captures(point);
+        if captured.is_empty() && (point.neighbours() & empty).is_empty() {
+            let own = self.stones(self.side);
+            let joined = (point.neighbours() & own).flood(own);
+            if (joined.neighbours() & empty.and_not(point.bitboard())).is_empty() {
+                return format!("a stone on {point} would have no liberty (no suicide)");
+            }
+        }
+        format!("a stone on {point} would repeat an earlier board (superko)")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::Gonnect;

@@ -62,6 +62,10 @@ impl crate::Position for Position {
         self.check_legal(mv)
     }
 
+    fn why_illegal(&self, mv: Move) -> Option<String> {
+        (!self.check_legal(mv)).then(|| self.explain_illegal(mv))
+    }
+
     /// Places the stone (capturing, recording the board, checking for a connection) or swaps,
     /// then passes the turn and counts the move.
     #[inline]
@@ -112,6 +116,7 @@ impl crate::Position for Position {
             Err(ParseMoveError::Illegal {
                 text: text.to_owned(),
                 position: self.to_string(),
+                reason: self.explain_illegal(mv),
             })
         }
     }
@@ -246,14 +251,18 @@ mod tests {
             occupied.parse_move("G7"),
             Err(ParseMoveError::Illegal {
                 text: "G7".to_owned(),
-                position: occupied.to_string()
+                position: occupied.to_string(),
+                reason: "G7 is occupied".to_owned(),
             })
         );
         assert_eq!(
             start.parse_move("swap"),
             Err(ParseMoveError::Illegal {
                 text: "swap".to_owned(),
-                position: start.to_string()
+                position: start.to_string(),
+                reason: "swap is legal only as White's first move, with one black stone on the \
+                         board"
+                    .to_owned(),
             })
         );
         assert!(matches!(
@@ -275,5 +284,20 @@ mod tests {
             lines[15],
             "O (White) to move, move 2; X 1 stones, O 0 stones; swap available"
         );
+    }
+
+    #[test]
+    fn illegal_moves_say_which_rule_they_break() {
+        // Black to move; A1 is walled in by White at A2 and B1.
+        let mut rows = vec![".............".to_owned(); 13];
+        rows[11] = "O............".to_owned();
+        rows[12] = ".O...........".to_owned();
+        let position = pos(&format!("{} X 4", rows.join("/")));
+        let err = position.parse_move("A1").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "illegal move \"A1\": a stone on A1 would have no liberty (no suicide)"
+        );
+        assert_eq!(position.why_illegal(place("C3")), None);
     }
 }

@@ -126,7 +126,8 @@ fn run(case: &Case<'_>) -> Expected {
             position.parse_move(&text),
             Err(ParseMoveError::Illegal {
                 text: text.clone(),
-                position: position.to_string()
+                position: position.to_string(),
+                reason: position.why_illegal(case.mv).expect("illegal"),
             })
         );
         assert!(position.clone().play(case.mv).is_err());

@@ -7,7 +7,7 @@
 
 use super::moves::Move;
 use super::position::Position;
-use super::square::{Squares, CAMPS, CASTLE, EAST, FAR_CAMPS, NORTH, RAYS, SOUTH, WEST};
+use super::square::{Square, Squares, CAMPS, CASTLE, EAST, FAR_CAMPS, NORTH, RAYS, SOUTH, WEST};
 
 /// The squares a piece on `from` can move to, with `occupied` the occupied squares.
 #[inline]
@@ -110,6 +110,66 @@ fn perft_inner(position: &Position, depth: u32) -> u64 {
 /// `invariants.rs` up to depth 4 (`naive_perft_agrees`, `naive_perft_agrees_at_depth_4`).
 #[cfg(test)]
 pub(super) const START_PERFT: [u64; 5] = [56, 4_408, 248_456, 19_159_224, 1_074_150_880];
+
+impl Position {
+    /// Why `mv` is not legal (the rule it breaks), for [`crate::Position::why_illegal`].
+    pub(super) fn explain_illegal(&self, mv: Move) -> String {
+        use super::Cell;
+        if self.is_decided() {
+            return "the game is over".to_owned();
+        }
+        let side = self.side;
+        match self.cell(mv.from) {
+            Cell::Empty => return format!("there is no piece on {}", mv.from),
+            cell if cell.color() != Some(side) => {
+                return format!(
+                    "{} holds a piece of {}'s, and it is {side}'s turn",
+                    mv.from,
+                    side.other()
+                )
+            }
+            _ => {}
+        }
+        let (fc, fr) = (mv.from.column(), mv.from.row());
+        let (tc, tr) = (mv.to.column(), mv.to.row());
+        if mv.from == mv.to || (fc != tc && fr != tr) {
+            return "a piece moves along a row or a column".to_owned();
+        }
+        let from_camp = mv.from.is_camp();
+        let steps = u8::abs_diff(fc, tc).max(u8::abs_diff(fr, tr));
+        for step in 1..=steps {
+            let along = |f: u8, t: u8| match f.cmp(&t) {
+                std::cmp::Ordering::Less => f + step,
+                std::cmp::Ordering::Greater => f - step,
+                std::cmp::Ordering::Equal => f,
+            };
+            let Some(square) = Square::from_coords(along(fc, tc), along(fr, tr)) else {
+                break;
+            };
+            let last = square == mv.to;
+            if self.cell(square) != Cell::Empty {
+                return if last {
+                    format!("{square} is occupied")
+                } else {
+                    format!("the way is blocked at {square}")
+                };
+            }
+            if square.is_castle() {
+                return "nothing may stop on or pass through the castle (e5) once the king has left it"
+                    .to_owned();
+            }
+            if square.is_camp() && !from_camp {
+                return format!(
+                    "{square} is a camp square, which a piece from outside a camp may not enter or cross"
+                );
+            }
+        }
+        if from_camp && mv.to.is_camp() && steps > 5 {
+            return "a move from one camp to another may not be longer than 5 squares".to_owned();
+        }
+        "it is not a legal move here".to_owned()
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -101,6 +101,10 @@ impl crate::Position for Position {
         self.check_legal(mv)
     }
 
+    fn why_illegal(&self, mv: Move) -> Option<String> {
+        (!self.check_legal(mv)).then(|| self.explain_illegal(mv))
+    }
+
     /// Moves the piece, removes the captured soldiers, records a king capture or a repetition,
     /// and passes the turn.
     #[inline]
@@ -160,6 +164,7 @@ impl crate::Position for Position {
             Err(ParseMoveError::Illegal {
                 text: text.to_owned(),
                 position: self.to_string(),
+                reason: self.explain_illegal(mv),
             })
         }
     }
@@ -319,8 +324,22 @@ mod tests {
             Err(ParseMoveError::Illegal {
                 text: "e3-e2".to_owned(),
                 position: START.to_owned(),
+                reason: "e2 is occupied".to_owned(),
             })
         );
+        for (text, reason) in [
+            ("e4-e2", "the way is blocked at e3"),
+            (
+                "a4-a3",
+                "a4 holds a piece of Black's, and it is White's turn",
+            ),
+            ("c3-c4", "there is no piece on c3"),
+            ("c5-a5", "the way is blocked at b5"),
+            ("e5-e4", "e4 is occupied"),
+        ] {
+            let err = start.parse_move(text).unwrap_err().to_string();
+            assert_eq!(err, format!("illegal move {text:?}: {reason}"));
+        }
         assert!(matches!(
             start.parse_move("z9-z1"),
             Err(ParseMoveError::Invalid { .. })
@@ -403,5 +422,25 @@ mod tests {
         assert!(one
             .pretty()
             .ends_with("ply 1; 1 state since the last capture"));
+    }
+
+    #[test]
+    fn illegal_moves_say_which_rule_they_break() {
+        let position = pos("OOOOOOOOO/OOWOOOOOO/OOOOOOOOO/OOOOKOOOO/OOWOTOOOO/OOOOOOOOO/OOOOOOOOO/OOOOOOOOB/OOOOOOOOO - W");
+        let why = |text: &str| position.why_illegal(mv(text));
+        assert_eq!(
+            why("c2-e2").as_deref(),
+            Some("e2 is a camp square, which a piece from outside a camp may not enter or cross")
+        );
+        assert_eq!(
+            why("c5-g5").as_deref(),
+            Some("nothing may stop on or pass through the castle (e5) once the king has left it")
+        );
+        let diagonal = Move::new("c2".parse().unwrap(), "d3".parse().unwrap());
+        assert_eq!(
+            position.why_illegal(diagonal).as_deref(),
+            Some("a piece moves along a row or a column")
+        );
+        assert_eq!(why("c2-c1"), None);
     }
 }
