@@ -651,3 +651,31 @@ fn a_plugin_that_fails_to_start_shows_its_error_on_the_start_screen() {
         assert_eq!(error.lines().count(), 1);
     }
 }
+
+#[test]
+fn attaxs_command_line_opens_the_window() {
+    // `-b FILE` is Black's player: a missing one is named before any window opens.
+    let tavola = artifacts().tavola.to_string_lossy().into_owned();
+    let output = run_with_timeout(
+        Path::new("/usr/bin/env"),
+        None,
+        [
+            "DISPLAY=:12345",
+            tavola.as_str(),
+            "-hw",
+            "-b",
+            "/nonexistent/attax-bot.so",
+            "-t",
+            "60",
+        ],
+        Duration::from_secs(60),
+    );
+    output.assert_one_line_error(3, &["/nonexistent/attax-bot.so", "not found"]);
+    let Some(xvfb) = xvfb_run() else {
+        println!("SKIPPED: xvfb-run is not installed (apt-get install xvfb)");
+        return;
+    };
+    let output = under_xvfb(&xvfb, &["-hw", "-hb", "-t", "60", "--frames", "3"]);
+    output.assert_code(0);
+    assert!(!output.stdout.contains("Usage:"), "{output}");
+}

@@ -72,7 +72,7 @@ pub(crate) struct WindowArgs {
     #[arg(long)]
     pub(crate) black: Option<SeatSpec>,
     /// Seconds per player for the whole game; 0 for no clock.
-    #[arg(long = "time", short = 't', default_value = "300", value_name = "SECONDS", value_parser = seconds)]
+    #[arg(long = "time", short = 't', default_value = "120", value_name = "SECONDS", value_parser = seconds)]
     pub(crate) time: Duration,
     /// Seconds added to a player's clock after each of their moves.
     #[arg(long = "inc", default_value = "0", value_name = "SECONDS", value_parser = seconds)]
@@ -236,7 +236,7 @@ use tavola::protocol::ugi::Dialect;
 /// Parses the command line, runs it, and prints an error once, with its context.
 pub(crate) fn main() -> ExitCode {
     quiet_on_closed_stdout();
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(attax_args(std::env::args_os().collect())) {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -266,6 +266,36 @@ pub(crate) fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// Attax's command line, `attax [-hw | -w file] [-hb | -b file] [-t integer]`, in Tavola's words:
+/// for the window (no subcommand), `-hw` is `--white human`, `-w FILE` is `--white FILE`, and
+/// likewise `-hb` and `-b` for Black (`-t` is the same flag in both).
+pub(crate) fn attax_args(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    use clap::CommandFactory as _;
+    let command = Cli::command();
+    let is_subcommand = |arg: &std::ffi::OsString| {
+        arg.to_str().is_some_and(|name| {
+            name == "help"
+                || command
+                    .get_subcommands()
+                    .any(|sub| sub.get_name() == name || sub.get_all_aliases().any(|a| a == name))
+        })
+    };
+    if args.iter().skip(1).any(is_subcommand) {
+        return args;
+    }
+    let mut rewritten = Vec::with_capacity(args.len() + 2);
+    for arg in args {
+        match arg.to_str() {
+            Some("-hw") => rewritten.extend(["--white".into(), "human".into()]),
+            Some("-hb") => rewritten.extend(["--black".into(), "human".into()]),
+            Some("-w") => rewritten.push("--white".into()),
+            Some("-b") => rewritten.push("--black".into()),
+            _ => rewritten.push(arg),
+        }
+    }
+    rewritten
 }
 
 /// A bad command line found after clap's parsing (exit code 2, as clap's own).
@@ -364,4 +394,37 @@ pub(crate) fn time_control(text: &str) -> Result<(Duration, Duration), String> {
         ));
     }
     Ok((base, increment))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<std::ffi::OsString> {
+        text.split_whitespace().map(Into::into).collect()
+    }
+
+    #[test]
+    fn attaxs_command_line_is_understood() {
+        assert_eq!(
+            attax_args(words("tavola -hw -b bot.so -t 60")),
+            words("tavola --white human --black bot.so -t 60")
+        );
+        assert_eq!(
+            attax_args(words("tavola -w a.so -hb")),
+            words("tavola --white a.so --black human")
+        );
+        // Subcommands keep their own flags.
+        assert_eq!(
+            attax_args(words("tavola perft -b 3")),
+            words("tavola perft -b 3")
+        );
+        let cli = Cli::try_parse_from(attax_args(words("tavola -hw -t 60"))).unwrap();
+        assert!(cli.command.is_none());
+        assert_eq!(cli.window.white.map(|s| s.kind), Some(SeatKind::Human));
+        assert!(cli.window.black.is_none());
+        assert_eq!(cli.window.time, Duration::from_secs(60));
+        let cli = Cli::try_parse_from(words("tavola")).unwrap();
+        assert_eq!(cli.window.time, Duration::from_secs(120));
+    }
 }

@@ -49,12 +49,16 @@ impl Kind {
 /// The time controls offered: label, seconds per player, increment.
 pub const TIMES: [(&str, u64, u64); 6] = [
     ("1 min", 60, 0),
+    ("2 min", 120, 0),
     ("3 + 2", 180, 2),
     ("5 min", 300, 0),
     ("10 min", 600, 0),
-    ("30 min", 1800, 0),
     ("Untimed", 0, 0),
 ];
+
+/// The time per player when none is chosen, in the window and the terminal alike (Attax's): 2
+/// minutes.
+pub const DEFAULT_SECONDS: u64 = 120;
 
 /// The choice for one colour.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -243,7 +247,7 @@ pub struct StartScreen {
 }
 
 impl StartScreen {
-    /// The screen with its defaults (you against the built-in bot, 5 minutes), the bot libraries
+    /// The screen with its defaults (you against the built-in bot, 2 minutes), the bot libraries
     /// found on disk listed.
     #[must_use]
     pub fn new() -> StartScreen {
@@ -262,7 +266,7 @@ impl StartScreen {
             record_path: None,
             players: [human, builtin],
             settings: Settings {
-                time: Some(Duration::from_secs(300)),
+                time: Some(Duration::from_secs(DEFAULT_SECONDS)),
                 increment: Duration::ZERO,
                 movetime: None,
                 margin: crate::referee::DEFAULT_MARGIN,
@@ -305,7 +309,7 @@ impl StartScreen {
         let time = TIMES
             .iter()
             .position(|&(_, s, i)| s == seconds && i == increment)
-            .unwrap_or(2);
+            .unwrap_or(1);
         let players = [
             PlayerChoice::from_spec(&setup.players[0]),
             PlayerChoice::from_spec(&setup.players[1]),
