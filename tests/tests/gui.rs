@@ -679,3 +679,67 @@ fn attaxs_command_line_opens_the_window() {
     output.assert_code(0);
     assert!(!output.stdout.contains("Usage:"), "{output}");
 }
+
+#[test]
+fn the_editor_takes_real_mouse_clicks_and_keys() {
+    let (Some(xvfb), Some(xdotool)) = (xvfb_run(), xdotool()) else {
+        println!("SKIPPED: xvfb-run or xdotool is not installed (apt-get install xvfb xdotool)");
+        return;
+    };
+    use tavola::gui::editor::EditorLayout;
+    let size = macroquad::math::Vec2::new(1280.0, 800.0);
+    let point = |p: macroquad::math::Vec2| format!("{} {}", p.x.round(), p.y.round());
+    let layout = GameLayout::new(size);
+    let edit = PanelButton::ALL
+        .iter()
+        .position(|&b| b == PanelButton::Edit)
+        .map(|i| point(layout.buttons[i].center()))
+        .unwrap();
+    // The editor's board: "white" is the palette's first piece, the one right clicks put.
+    let editor = EditorLayout::new(size, 4);
+    let board = TablutGeometry::new(editor.board_area, false);
+    let square = |name: &str| point(board.square_centre(name.parse().unwrap()));
+    let tavola = artifacts().tavola.to_string_lossy().into_owned();
+    let xdotool = xdotool.to_string_lossy().into_owned();
+    let dir = TempDir::new("gui-editor");
+    let script = format!(
+        "TAVOLA_DATA_DIR='{data}' '{tavola}' --game tablut --white human --black human --seconds 15 & pid=$!\n\
+         '{xdotool}' search --sync --name Tavola >/dev/null\n\
+         sleep 1\n\
+         '{xdotool}' mousemove {edit} click 1\n\
+         sleep 0.5\n\
+         '{xdotool}' mousemove {a1} click 3\n\
+         sleep 0.3\n\
+         '{xdotool}' mousemove {e3} click 1\n\
+         sleep 0.3\n\
+         '{xdotool}' mousemove {a9} click 1\n\
+         sleep 0.3\n\
+         '{xdotool}' key c\n\
+         sleep 0.3\n\
+         '{xdotool}' key 1\n\
+         wait $pid",
+        data = dir.path().display(),
+        a1 = square("a1"),
+        e3 = square("e3"),
+        a9 = square("a9"),
+    );
+    let output = {
+        let _turn = one_at_a_time();
+        run_with_timeout(
+            &xvfb,
+            Some(dir.path()),
+            ["-a", "-s", "-screen 0 1280x800x24", "sh", "-c", &script],
+            Duration::from_secs(120),
+        )
+    };
+    output.assert_code(0);
+    // a1 got a white soldier; e3's went to a9 (no rule allows it; the editor does).
+    let edited = "WOOBBBOOO/OOOOBOOOO/OOOOOOOOO/BOOOWOOOB/BBWWKWWBB/BOOOWOOOB/OOOOWOOOO/\
+                  OOOOBOOOO/WOOBBBOOO - W";
+    output
+        .assert_stdout_contains(edited)
+        .assert_stdout_contains("challenge JSON: {\"board\":[[\"WHITE\",");
+    let slots = std::fs::read_to_string(dir.path().join("tablut-slots.txt"))
+        .unwrap_or_else(|e| panic!("the 1 key saved no slot: {e}\n{output}"));
+    assert_eq!(slots, format!("1\t{edited}\n"));
+}

@@ -179,6 +179,13 @@ where
             PanelButton::Load => {
                 self.prompt = Some(FilePrompt::new(PromptMode::Load, &self.record_file));
             }
+            PanelButton::Edit => {
+                self.session.stop_all();
+                let position = self.session.position_at(self.shown_ply());
+                if let Some(editor) = V::edit_screen(position, self.session.setup()) {
+                    return Nav::Replace(editor);
+                }
+            }
             PanelButton::Menu => {
                 self.session.stop_all();
                 let game = V::Game::NAME;
@@ -201,7 +208,8 @@ where
             | PanelButton::Flip
             | PanelButton::Menu
             | PanelButton::Save
-            | PanelButton::Load => true,
+            | PanelButton::Load
+            | PanelButton::Edit => true,
         }
     }
 
@@ -260,8 +268,10 @@ where
             PromptAction::Confirm(path) => {
                 let mode = prompt.mode;
                 let done = match mode {
-                    PromptMode::Save => self.save(&path).map(|()| Nav::Stay),
-                    PromptMode::Load => self.load(&path),
+                    PromptMode::Save | PromptMode::SaveBoard => {
+                        self.save(&path).map(|()| Nav::Stay)
+                    }
+                    PromptMode::Load | PromptMode::LoadBoard => self.load(&path),
                 };
                 match done {
                     Ok(nav) => {
@@ -317,6 +327,9 @@ where
             let list = self.move_list();
             self.scroll = (self.scroll - input.wheel.signum() * 3.0 * super::layout::MOVE_ROW)
                 .clamp(0.0, list.max_scroll());
+        }
+        if input.typed == "e" {
+            return self.panel_button(PanelButton::Edit);
         }
         if input.left || input.right {
             let shown = self.shown_ply();
@@ -557,6 +570,37 @@ mod tests {
         let mut screen = GameScreen::<V>::new(&setup).unwrap();
         screen.update(&Input::default(), SIZE, 0.0);
         screen
+    }
+
+    #[test]
+    fn the_edit_button_and_key_open_the_editor_and_play_returns_with_the_position() {
+        let mut s = screen("human", "human", Some("x5o/7/7/7/7/7/o5x x 0 1"));
+        assert!(matches!(
+            s.update(
+                &Input::click(button(&s, PanelButton::Edit).center()),
+                SIZE,
+                0.5
+            ),
+            Nav::Replace(_)
+        ));
+        let mut s = screen("human", "human", None);
+        let key = Input {
+            typed: "e".to_owned(),
+            ..Input::default()
+        };
+        let Nav::Replace(mut editor) = s.update(&key, SIZE, 0.5) else {
+            panic!("the e key opens the editor");
+        };
+        editor.update(&Input::default(), SIZE, 0.6);
+        // `g`: the board is playable, and the start screen comes with it.
+        let play = Input {
+            typed: "g".to_owned(),
+            ..Input::default()
+        };
+        let Nav::Replace(mut start) = editor.update(&play, SIZE, 0.7) else {
+            panic!("g plays from the edited board");
+        };
+        start.update(&Input::default(), SIZE, 0.8);
     }
 
     fn at(screen: &GameScreen<AtaxxView>, square: &str) -> Vec2 {

@@ -22,23 +22,26 @@ pub enum PanelButton {
     Save,
     /// Continue the last game recorded in a file.
     Load,
+    /// Edit the position shown.
+    Edit,
 }
 
 impl PanelButton {
     /// Every button, in order.
-    pub const ALL: [PanelButton; 8] = [
+    pub const ALL: [PanelButton; 9] = [
         PanelButton::NewGame,
         PanelButton::Undo,
         PanelButton::Hint,
         PanelButton::MoveNow,
         PanelButton::Flip,
         PanelButton::Menu,
+        PanelButton::Edit,
         PanelButton::Save,
         PanelButton::Load,
     ];
 
-    /// The buttons on each row of the panel: three, three, then the two file buttons.
-    const ROWS: [usize; 3] = [3, 3, 2];
+    /// The buttons on each row of the panel: three, three, then Edit and the two file buttons.
+    const ROWS: [usize; 3] = [3, 3, 3];
 
     /// The label.
     #[must_use]
@@ -52,6 +55,7 @@ impl PanelButton {
             PanelButton::Menu => "Menu",
             PanelButton::Save => "Save game",
             PanelButton::Load => "Load game",
+            PanelButton::Edit => "Edit (e)",
         }
     }
 }
@@ -75,7 +79,7 @@ pub struct GameLayout {
     /// The move list.
     pub moves: Rect,
     /// The panel's buttons, in [`PanelButton::ALL`]'s order.
-    pub buttons: [Rect; 8],
+    pub buttons: [Rect; 9],
 }
 
 impl GameLayout {
@@ -95,7 +99,7 @@ impl GameLayout {
         let button_h = 34.0;
         let rows = PanelButton::ROWS.len() as f32;
         let rows_top = bottom_player.y - gap - rows * button_h - (rows - 1.0) * 8.0;
-        let mut buttons = [Rect::default(); 8];
+        let mut buttons = [Rect::default(); 9];
         let mut next = buttons.iter_mut();
         for (row, &count) in PanelButton::ROWS.iter().enumerate() {
             let button_w = (panel.w - (count as f32 - 1.0) * 8.0) / count as f32;

@@ -28,6 +28,7 @@ use crate::record::GameRecord;
 use crate::text_ui::GameSetup;
 
 pub mod board;
+pub mod editor;
 pub mod game;
 pub mod layout;
 pub mod opening;
@@ -214,6 +215,15 @@ static OPENED: AtomicBool = AtomicBool::new(false);
 /// The message of a panic while the window was opening.
 static OPEN_FAILURE: Mutex<Option<String>> = Mutex::new(None);
 
+/// Set once the window runs: the editor may use the clipboard (tests drive screens without one).
+static WINDOWED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether a window is open (and so the clipboard there).
+#[must_use]
+pub fn windowed() -> bool {
+    WINDOWED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Opens the window and runs it until it is closed, then ends the process (a bot thread that is
 /// still thinking cannot be joined, and need not be).
 ///
@@ -325,6 +335,7 @@ async fn main_loop(
         if macroquad::input::is_quit_requested() {
             break;
         }
+        WINDOWED.store(true, std::sync::atomic::Ordering::Relaxed);
         let input = Input::read();
         let size = Vec2::new(screen_width(), screen_height());
         let now = started.elapsed().as_secs_f64();

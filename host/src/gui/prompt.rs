@@ -22,6 +22,10 @@ pub enum PromptMode {
     Save,
     /// Continue the last game recorded in the file.
     Load,
+    /// Write the editor's board to the file (its position text).
+    SaveBoard,
+    /// Read the editor's board from the file.
+    LoadBoard,
 }
 
 impl PromptMode {
@@ -31,6 +35,8 @@ impl PromptMode {
         match self {
             PromptMode::Save => "Save the game to",
             PromptMode::Load => "Continue the last game of",
+            PromptMode::SaveBoard => "Save the board to",
+            PromptMode::LoadBoard => "Load a board from",
         }
     }
 
@@ -38,8 +44,8 @@ impl PromptMode {
     #[must_use]
     pub const fn action(self) -> &'static str {
         match self {
-            PromptMode::Save => "Save",
-            PromptMode::Load => "Load",
+            PromptMode::Save | PromptMode::SaveBoard => "Save",
+            PromptMode::Load | PromptMode::LoadBoard => "Load",
         }
     }
 }
@@ -202,6 +208,8 @@ pub fn draw(prompt: &FilePrompt, layout: &PromptLayout, board: Rect, theme: &The
         None => match prompt.mode {
             PromptMode::Save => ("The game is added at the end of the file.", theme::MUTED),
             PromptMode::Load => ("Players and clocks stay as chosen now.", theme::MUTED),
+            PromptMode::SaveBoard => ("The board's position text, one line.", theme::MUTED),
+            PromptMode::LoadBoard => ("The file's first line, as a position.", theme::MUTED),
         },
     };
     theme.text_clipped(

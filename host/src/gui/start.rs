@@ -244,6 +244,8 @@ pub struct StartScreen {
     pub layout: StartLayout,
     /// The game being opened after Start.
     opening: Option<Opening>,
+    /// The position to start from (from the editor), for the game it was made in.
+    pub position: Option<(usize, String)>,
 }
 
 impl StartScreen {
@@ -285,6 +287,7 @@ impl StartScreen {
         // Asked the way the games started here run their plugins.
         screen.discovery = Discovery::start(kind.name(), setup.isolation.clone());
         screen.game = GameKind::ALL.iter().position(|&k| k == kind).unwrap_or(0);
+        screen.position = setup.position.clone().map(|text| (screen.game, text));
         screen
     }
 
@@ -327,6 +330,7 @@ impl StartScreen {
             mouse: Vec2::ZERO,
             layout: StartLayout::new(Vec2::new(1280.0, 800.0), 1, kind.variants().len()),
             opening: None,
+            position: None,
         }
     }
 
@@ -354,7 +358,12 @@ impl StartScreen {
                 .variants()
                 .get(self.variant)
                 .map(|v| (*v).to_owned()),
-            position: None,
+            // The edited position belongs to the game it was made in.
+            position: self
+                .position
+                .as_ref()
+                .filter(|(game, _)| *game == self.game)
+                .map(|(_, text)| text.clone()),
             resume: None,
             record_path: None,
             players: [white, black],
@@ -621,5 +630,18 @@ mod tests {
         click(&mut screen, layout.kinds[1][2]);
         let nav = click(&mut screen, layout.start);
         assert!(matches!(nav, Nav::Replace(_)), "{nav:?}");
+    }
+
+    #[test]
+    fn an_edited_position_goes_with_its_game_only() {
+        let mut setup = StartScreen::new().setup().unwrap();
+        setup.position = Some("x5o/7/7/3x3/7/7/o5x o 0 1".to_owned());
+        let mut screen = StartScreen::with_setup("ataxx", &setup);
+        assert_eq!(
+            screen.setup().unwrap().position.as_deref(),
+            Some("x5o/7/7/3x3/7/7/o5x o 0 1")
+        );
+        screen.game = 1;
+        assert_eq!(screen.setup().unwrap().position, None);
     }
 }

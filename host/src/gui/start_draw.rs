@@ -144,6 +144,16 @@ pub(super) fn draw(screen: &StartScreen, theme: &Theme, size: Vec2, now: f64) {
         ("Start", layout.start.contains(screen.mouse))
     };
     theme.button(layout.start, start, ButtonStyle::Primary { hot }, 18.0);
+    if let Some((_, text)) = screen.position.as_ref().filter(|(g, _)| *g == screen.game) {
+        theme.text_clipped(
+            &format!("From the edited position: {text}"),
+            Vec2::new(layout.error.x, layout.error.y - 20.0),
+            13.0,
+            layout.error.w,
+            theme::MUTED,
+            Weight::Regular,
+        );
+    }
     if let Some(error) = &screen.error {
         theme.text_clipped(
             error,

@@ -13,8 +13,9 @@ use tavola_sdk::{Color, Position as _};
 
 use super::grid::Grid;
 use super::{BoardView, ButtonMove, Scene};
-use crate::gui::screen::Input;
+use crate::gui::screen::{Input, Screen};
 use crate::gui::theme::Theme;
+use crate::text_ui::GameSetup;
 
 /// Where the intersections are on the screen: each is the centre of one cell of a 13x13 grid.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -191,6 +192,10 @@ impl BoardView for GonnectView {
 
     fn draw_transient(&self, scene: &Scene<'_, Gonnect>) {
         super::gonnect_draw::draw_transient(self, scene);
+    }
+
+    fn edit_screen(position: &Position, setup: &GameSetup) -> Option<Box<dyn Screen>> {
+        crate::gui::editor::open::<Self>(position, setup)
     }
 
     fn material(position: &Position, color: Color) -> Option<String> {

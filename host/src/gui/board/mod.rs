@@ -102,6 +102,13 @@ pub trait BoardView: Default + Clone + PartialEq + std::fmt::Debug + 'static {
     /// [`Scene::since_last_move`] is past [`paint::FADE`].
     fn draw_transient(&self, scene: &Scene<'_, Self::Game>);
 
+    /// The position editor of this board, opened on `position` from a game set up as `setup`
+    /// (see [`crate::gui::editor`]).
+    fn edit_screen(
+        position: &<Self::Game as Game>::Position,
+        setup: &crate::text_ui::GameSetup,
+    ) -> Option<Box<dyn super::screen::Screen>>;
+
     /// What `color` has on the board, in a few words ("12 pieces", "10 men, 1 king"), shown
     /// beside each player. `None`: the game shows nothing.
     fn material(position: &<Self::Game as Game>::Position, color: Color) -> Option<String>;

@@ -14,8 +14,9 @@ use tavola_sdk::{Color, Position as _};
 
 use super::grid::Grid;
 use super::{BoardView, ButtonMove, Scene};
-use crate::gui::screen::Input;
+use crate::gui::screen::{Input, Screen};
 use crate::gui::theme::Theme;
+use crate::text_ui::GameSetup;
 
 /// Where the squares are on the screen.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -164,6 +165,10 @@ impl BoardView for TablutView {
 
     fn draw_transient(&self, scene: &Scene<'_, Tablut>) {
         super::tablut_draw::draw_transient(self, scene);
+    }
+
+    fn edit_screen(position: &Position, setup: &GameSetup) -> Option<Box<dyn Screen>> {
+        crate::gui::editor::open::<Self>(position, setup)
     }
 
     fn material(position: &Position, color: Color) -> Option<String> {
