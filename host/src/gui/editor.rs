@@ -38,19 +38,11 @@ use crate::text_ui::GameSetup;
 
 /// What the editor needs of a board view: its squares under the mouse, and the game's pieces.
 pub trait Editable: BoardView {
-    /// A square (or point) of the board.
-    type Square: Copy + Eq + fmt::Debug + fmt::Display;
     /// What may stand on a square.
     type Piece: Copy + Eq + fmt::Debug;
 
     /// The palette: every piece, with its name; the editor adds "empty".
     fn palette() -> Vec<(Self::Piece, &'static str)>;
-
-    /// The square under `point`, as laid out.
-    fn square_at(&self, point: Vec2) -> Option<Self::Square>;
-
-    /// The rectangle of `square`, as laid out.
-    fn square_rect(&self, square: Self::Square) -> Rect;
 
     /// What stands on `square`.
     fn piece_at(position: &Pos<Self>, square: Self::Square) -> Option<Self::Piece>;
@@ -107,7 +99,6 @@ fn destinations<G: Game, S: PartialEq>(
 }
 
 impl Editable for AtaxxView {
-    type Square = ataxx::Square;
     type Piece = ataxx::Cell;
 
     fn palette() -> Vec<(ataxx::Cell, &'static str)> {
@@ -116,14 +107,6 @@ impl Editable for AtaxxView {
             (ataxx::Cell::Piece(Color::Black), "o"),
             (ataxx::Cell::Gap, "gap"),
         ]
-    }
-
-    fn square_at(&self, point: Vec2) -> Option<ataxx::Square> {
-        self.geometry.square_at(point)
-    }
-
-    fn square_rect(&self, square: ataxx::Square) -> Rect {
-        self.geometry.square_rect(square)
     }
 
     fn piece_at(position: &ataxx::Position, square: ataxx::Square) -> Option<ataxx::Cell> {
@@ -161,7 +144,6 @@ impl Editable for AtaxxView {
 }
 
 impl Editable for TablutView {
-    type Square = tablut::Square;
     type Piece = tablut::Cell;
 
     fn palette() -> Vec<(tablut::Cell, &'static str)> {
@@ -170,14 +152,6 @@ impl Editable for TablutView {
             (tablut::Cell::Black, "black"),
             (tablut::Cell::King, "king"),
         ]
-    }
-
-    fn square_at(&self, point: Vec2) -> Option<tablut::Square> {
-        self.geometry.square_at(point)
-    }
-
-    fn square_rect(&self, square: tablut::Square) -> Rect {
-        self.geometry.square_rect(square)
     }
 
     fn piece_at(position: &tablut::Position, square: tablut::Square) -> Option<tablut::Cell> {
@@ -215,19 +189,10 @@ impl Editable for TablutView {
 }
 
 impl Editable for GonnectView {
-    type Square = gonnect::Point;
     type Piece = Color;
 
     fn palette() -> Vec<(Color, &'static str)> {
         vec![(Color::Black, "black X"), (Color::White, "white O")]
-    }
-
-    fn square_at(&self, point: Vec2) -> Option<gonnect::Point> {
-        self.geometry.point_at(point)
-    }
-
-    fn square_rect(&self, point: gonnect::Point) -> Rect {
-        self.geometry.cell_rect(point)
     }
 
     fn piece_at(position: &gonnect::Position, point: gonnect::Point) -> Option<Color> {
@@ -248,7 +213,6 @@ impl Editable for GonnectView {
 }
 
 impl Editable for DamaView {
-    type Square = dama::Square;
     type Piece = dama::Piece;
 
     fn palette() -> Vec<(dama::Piece, &'static str)> {
@@ -258,14 +222,6 @@ impl Editable for DamaView {
             (dama::Piece::new(Color::Black, false), "black man"),
             (dama::Piece::new(Color::Black, true), "black king"),
         ]
-    }
-
-    fn square_at(&self, point: Vec2) -> Option<dama::Square> {
-        self.geometry.square_at(point)
-    }
-
-    fn square_rect(&self, square: dama::Square) -> Rect {
-        self.geometry.square_rect(square)
     }
 
     fn piece_at(position: &dama::Position, square: dama::Square) -> Option<dama::Piece> {

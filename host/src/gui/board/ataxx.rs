@@ -13,8 +13,8 @@ use macroquad::math::{Rect, Vec2};
 use tavola_sdk::games::ataxx::{Ataxx, Cell, Move, Position, Square};
 use tavola_sdk::{Color, Position as _};
 
-use super::{BoardView, ButtonMove, Scene};
-use crate::gui::screen::{Input, Screen};
+use super::{Board, ButtonMove, Clicking, Geometry as BoardGeometry, Scene, View};
+use crate::gui::screen::Screen;
 use crate::gui::theme::Theme;
 use crate::text_ui::GameSetup;
 
@@ -76,40 +76,11 @@ impl Geometry {
         }
     }
 
-    /// The rectangle of `square`.
-    #[must_use]
-    pub fn square_rect(&self, square: Square) -> Rect {
-        let (column, row) = self.cell(square);
-        Rect::new(
-            self.origin.x + f32::from(column) * self.square,
-            self.origin.y + f32::from(row) * self.square,
-            self.square,
-            self.square,
-        )
-    }
-
     /// The centre of `square`.
     #[must_use]
     pub fn square_centre(&self, square: Square) -> Vec2 {
         let rect = self.square_rect(square);
         Vec2::new(rect.x + rect.w / 2.0, rect.y + rect.h / 2.0)
-    }
-
-    /// The square under `point`, if any.
-    #[must_use]
-    pub fn square_at(&self, point: Vec2) -> Option<Square> {
-        let column = ((point.x - self.origin.x) / self.square).floor();
-        let row = ((point.y - self.origin.y) / self.square).floor();
-        if !(0.0..7.0).contains(&column) || !(0.0..7.0).contains(&row) {
-            return None;
-        }
-        let (column, row) = (column as u8, row as u8);
-        let (file, rank) = if self.flipped {
-            (6 - column, row)
-        } else {
-            (column, 6 - row)
-        };
-        Square::from_coords(file, rank)
     }
 }
 
@@ -191,49 +162,62 @@ impl Selection {
     }
 }
 
-/// The Ataxx board view.
+/// The Ataxx board: its geometry, its clicks and its drawing (the rest is [`View`]'s).
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct AtaxxView {
-    /// The layout of the last frame.
-    pub geometry: Geometry,
-    /// The person's selection.
-    pub selection: Selection,
-    /// The square under the mouse.
-    pub hovered: Option<Square>,
+pub struct AtaxxBoard;
+
+/// The Ataxx board view.
+pub type AtaxxView = View<AtaxxBoard>;
+
+impl BoardGeometry for Geometry {
+    type Square = Square;
+
+    fn fit(area: Rect, flipped: bool) -> Geometry {
+        Geometry::new(area, flipped)
+    }
+
+    fn outer(&self) -> Rect {
+        self.outer
+    }
+
+    fn square_at(&self, point: Vec2) -> Option<Square> {
+        let column = ((point.x - self.origin.x) / self.square).floor();
+        let row = ((point.y - self.origin.y) / self.square).floor();
+        if !(0.0..7.0).contains(&column) || !(0.0..7.0).contains(&row) {
+            return None;
+        }
+        let (column, row) = (column as u8, row as u8);
+        let (file, rank) = if self.flipped {
+            (6 - column, row)
+        } else {
+            (column, 6 - row)
+        };
+        Square::from_coords(file, rank)
+    }
+
+    fn square_rect(&self, square: Square) -> Rect {
+        let (column, row) = self.cell(square);
+        Rect::new(
+            self.origin.x + f32::from(column) * self.square,
+            self.origin.y + f32::from(row) * self.square,
+            self.square,
+            self.square,
+        )
+    }
 }
 
-impl BoardView for AtaxxView {
+impl Clicking<Ataxx, Square> for Selection {
+    fn click(&mut self, position: &Position, mover: Color, square: Option<Square>) -> Option<Move> {
+        Selection::click(self, position, mover, square)
+    }
+}
+
+impl Board for AtaxxBoard {
     type Game = Ataxx;
+    type Geometry = Geometry;
+    type Clicks = Selection;
 
-    fn layout(&mut self, area: Rect, flipped: bool) {
-        self.geometry = Geometry::new(area, flipped);
-    }
-
-    fn rect(&self) -> Rect {
-        self.geometry.outer
-    }
-
-    fn input(&mut self, position: &Position, mover: Option<Color>, input: &Input) -> Option<Move> {
-        self.hovered = self.geometry.square_at(input.mouse);
-        let Some(mover) = mover.filter(|&m| m == position.side_to_move()) else {
-            self.selection.clear();
-            return None;
-        };
-        if input.right_click || input.escape {
-            self.selection.clear();
-            return None;
-        }
-        if input.left_click {
-            return self.selection.click(position, mover, self.hovered);
-        }
-        None
-    }
-
-    fn clear_selection(&mut self) {
-        self.selection.clear();
-    }
-
-    fn button_moves(&self, position: &Position) -> Vec<ButtonMove<Move>> {
+    fn button_moves(position: &Position) -> Vec<ButtonMove<Move>> {
         if position.legal_moves() == [Move::Pass] {
             vec![ButtonMove {
                 label: "Pass",
@@ -245,16 +229,16 @@ impl BoardView for AtaxxView {
         }
     }
 
-    fn draw(&self, scene: &Scene<'_, Ataxx>, theme: &Theme) {
-        super::ataxx_draw::draw(self, scene, theme);
+    fn draw(view: &AtaxxView, scene: &Scene<'_, Ataxx>, theme: &Theme) {
+        super::ataxx_draw::draw(view, scene, theme);
     }
 
-    fn draw_transient(&self, scene: &Scene<'_, Ataxx>) {
-        super::ataxx_draw::draw_transient(self, scene);
+    fn draw_transient(view: &AtaxxView, scene: &Scene<'_, Ataxx>) {
+        super::ataxx_draw::draw_transient(view, scene);
     }
 
     fn edit_screen(position: &Position, setup: &GameSetup) -> Option<Box<dyn Screen>> {
-        crate::gui::editor::open::<Self>(position, setup)
+        crate::gui::editor::open::<AtaxxView>(position, setup)
     }
 
     fn material(position: &Position, color: Color) -> Option<String> {
@@ -267,6 +251,8 @@ mod tests {
     use tavola_sdk::Game;
 
     use super::*;
+    use crate::gui::board::BoardView as _;
+    use crate::gui::screen::Input;
 
     fn square(name: &str) -> Square {
         name.parse().unwrap()

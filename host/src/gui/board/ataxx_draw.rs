@@ -10,6 +10,7 @@ use tavola_sdk::games::ataxx::{Ataxx, Cell, Move, Square};
 use tavola_sdk::{Color, Position as _};
 
 use super::ataxx::{AtaxxView, Geometry};
+use super::Geometry as _;
 use super::Scene;
 use crate::gui::theme::{self, alpha, rgb, Theme, Weight};
 

@@ -14,8 +14,8 @@ use tavola_sdk::games::dama::{Dama, Move, Position, Square};
 use tavola_sdk::{Color, Position as _};
 
 use super::grid::Grid;
-use super::{BoardView, ButtonMove, Scene};
-use crate::gui::screen::{Input, Screen};
+use super::{Board, Clicking, Geometry as BoardGeometry, Scene, View};
+use crate::gui::screen::Screen;
 use crate::gui::theme::Theme;
 use crate::text_ui::GameSetup;
 
@@ -41,23 +41,10 @@ impl Geometry {
         }
     }
 
-    /// The rectangle of `square`.
-    #[must_use]
-    pub fn square_rect(&self, square: Square) -> Rect {
-        self.grid.rect(square.column(), square.row())
-    }
-
     /// The centre of `square`.
     #[must_use]
     pub fn square_centre(&self, square: Square) -> Vec2 {
         self.grid.centre(square.column(), square.row())
-    }
-
-    /// The dark square under `point`, if any (a light square is none).
-    #[must_use]
-    pub fn square_at(&self, point: Vec2) -> Option<Square> {
-        let (column, row) = self.grid.at(point)?;
-        Square::from_coords(row, column)
     }
 }
 
@@ -195,71 +182,63 @@ impl Selection {
     }
 }
 
-/// The Dama board view.
+/// The Dama board: its geometry, its clicks and its drawing (the rest is [`View`]'s).
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct DamaView {
-    /// The layout of the last frame.
-    pub geometry: Geometry,
-    /// The person's selection.
-    pub selection: Selection,
-    /// The dark square under the mouse.
-    pub hovered: Option<Square>,
+pub struct DamaBoard;
+
+/// The Dama board view.
+pub type DamaView = View<DamaBoard>;
+
+impl BoardGeometry for Geometry {
+    type Square = Square;
+
+    fn fit(area: Rect, flipped: bool) -> Geometry {
+        Geometry::new(area, flipped)
+    }
+
+    fn outer(&self) -> Rect {
+        self.grid.outer
+    }
+
+    fn square_at(&self, point: Vec2) -> Option<Square> {
+        let (column, row) = self.grid.at(point)?;
+        Square::from_coords(row, column)
+    }
+
+    fn square_rect(&self, square: Square) -> Rect {
+        self.grid.rect(square.column(), square.row())
+    }
+
+    fn dead_spot(&self, point: Vec2) -> bool {
+        self.grid.cells().contains(point) && Geometry::square_at(self, point).is_none()
+    }
 }
 
-impl BoardView for DamaView {
-    type Game = Dama;
-
-    fn layout(&mut self, area: Rect, flipped: bool) {
-        self.geometry = Geometry::new(area, flipped);
-    }
-
-    fn rect(&self) -> Rect {
-        self.geometry.grid.outer
-    }
-
-    fn input(&mut self, position: &Position, mover: Option<Color>, input: &Input) -> Option<Move> {
-        self.hovered = self.geometry.square_at(input.mouse);
-        let Some(mover) = mover.filter(|&m| m == position.side_to_move()) else {
-            self.selection.clear();
-            return None;
-        };
-        if input.right_click || input.escape {
-            self.selection.clear();
-            return None;
-        }
-        if input.left_click {
-            let on_board = self.geometry.grid.cells().contains(input.mouse);
-            if on_board && self.hovered.is_none() {
-                // A light square: nothing there, nothing changes.
-                return None;
-            }
-            return self.selection.click(position, mover, self.hovered);
-        }
-        None
-    }
-
-    fn clear_selection(&mut self) {
-        self.selection.clear();
-    }
-
-    fn button_moves(&self, _position: &Position) -> Vec<ButtonMove<Move>> {
-        Vec::new()
+impl Clicking<Dama, Square> for Selection {
+    fn click(&mut self, position: &Position, mover: Color, square: Option<Square>) -> Option<Move> {
+        Selection::click(self, position, mover, square)
     }
 
     fn notice(&self) -> Option<String> {
-        self.selection.notice().map(str::to_owned)
+        Selection::notice(self).map(str::to_owned)
+    }
+}
+
+impl Board for DamaBoard {
+    type Game = Dama;
+    type Geometry = Geometry;
+    type Clicks = Selection;
+
+    fn draw(view: &DamaView, scene: &Scene<'_, Dama>, theme: &Theme) {
+        super::dama_draw::draw(view, scene, theme);
     }
 
-    fn draw(&self, scene: &Scene<'_, Dama>, theme: &Theme) {
-        super::dama_draw::draw(self, scene, theme);
-    }
-
-    fn draw_transient(&self, scene: &Scene<'_, Dama>) {
-        super::dama_draw::draw_transient(self, scene);
+    fn draw_transient(view: &DamaView, scene: &Scene<'_, Dama>) {
+        super::dama_draw::draw_transient(view, scene);
     }
 
     fn edit_screen(position: &Position, setup: &GameSetup) -> Option<Box<dyn Screen>> {
-        crate::gui::editor::open::<Self>(position, setup)
+        crate::gui::editor::open::<DamaView>(position, setup)
     }
 
     fn material(position: &Position, color: Color) -> Option<String> {
@@ -280,6 +259,8 @@ mod tests {
     use tavola_sdk::Game;
 
     use super::*;
+    use crate::gui::board::BoardView as _;
+    use crate::gui::screen::Input;
 
     fn sq(n: u8) -> Square {
         Square::new(n).unwrap()

@@ -9,6 +9,7 @@ use tavola_sdk::Color;
 
 use super::dama::DamaView;
 use super::paint::{self, MOVE_MARK};
+use super::Geometry as _;
 use super::Scene;
 use crate::gui::theme::{self, alpha, rgb, Theme, Weight};
 

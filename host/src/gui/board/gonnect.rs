@@ -12,8 +12,8 @@ use tavola_sdk::games::gonnect::{Bitboard, Gonnect, Move, Point, Position, SIZE}
 use tavola_sdk::{Color, Position as _};
 
 use super::grid::Grid;
-use super::{BoardView, ButtonMove, Scene};
-use crate::gui::screen::{Input, Screen};
+use super::{Board, ButtonMove, Clicking, Geometry as BoardGeometry, Scene, View};
+use crate::gui::screen::Screen;
 use crate::gui::theme::Theme;
 use crate::text_ui::GameSetup;
 
@@ -126,51 +126,51 @@ pub fn captured(before: &Position, after: &Position, mv: Move) -> Vec<(Point, Co
         .collect()
 }
 
-/// The Gonnect board view.
+/// The Gonnect board: its geometry, its clicks and its drawing (the rest is [`View`]'s).
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct GonnectView {
-    /// The layout of the last frame.
-    pub geometry: Geometry,
-    /// The click state.
-    pub clicks: Clicks,
-    /// The intersection under the mouse.
-    pub hovered: Option<Point>,
+pub struct GonnectBoard;
+
+/// The Gonnect board view.
+pub type GonnectView = View<GonnectBoard>;
+
+impl BoardGeometry for Geometry {
+    type Square = Point;
+
+    fn fit(area: Rect, flipped: bool) -> Geometry {
+        Geometry::new(area, flipped)
+    }
+
+    fn outer(&self) -> Rect {
+        self.grid.outer
+    }
+
+    fn square_at(&self, point: Vec2) -> Option<Point> {
+        self.point_at(point)
+    }
+
+    fn square_rect(&self, square: Point) -> Rect {
+        self.cell_rect(square)
+    }
 }
 
-impl BoardView for GonnectView {
+impl Clicking<Gonnect, Point> for Clicks {
+    fn click(&mut self, position: &Position, mover: Color, square: Option<Point>) -> Option<Move> {
+        Clicks::click(self, position, mover, square)
+    }
+
+    fn notice(&self) -> Option<String> {
+        self.refused.map(|_| REFUSED.to_owned())
+    }
+}
+
+impl Board for GonnectBoard {
     type Game = Gonnect;
+    type Geometry = Geometry;
+    type Clicks = Clicks;
 
     const TURN_FOR_BLACK: bool = false;
 
-    fn layout(&mut self, area: Rect, flipped: bool) {
-        self.geometry = Geometry::new(area, flipped);
-    }
-
-    fn rect(&self) -> Rect {
-        self.geometry.grid.outer
-    }
-
-    fn input(&mut self, position: &Position, mover: Option<Color>, input: &Input) -> Option<Move> {
-        self.hovered = self.geometry.point_at(input.mouse);
-        let Some(mover) = mover.filter(|&m| m == position.side_to_move()) else {
-            self.clicks = Clicks::default();
-            return None;
-        };
-        if input.right_click || input.escape {
-            self.clicks = Clicks::default();
-            return None;
-        }
-        if input.left_click {
-            return self.clicks.click(position, mover, self.hovered);
-        }
-        None
-    }
-
-    fn clear_selection(&mut self) {
-        self.clicks = Clicks::default();
-    }
-
-    fn button_moves(&self, position: &Position) -> Vec<ButtonMove<Move>> {
+    fn button_moves(position: &Position) -> Vec<ButtonMove<Move>> {
         if position.is_legal(Move::Swap) {
             vec![ButtonMove {
                 label: "Swap",
@@ -182,20 +182,16 @@ impl BoardView for GonnectView {
         }
     }
 
-    fn notice(&self) -> Option<String> {
-        self.clicks.refused.map(|_| REFUSED.to_owned())
+    fn draw(view: &GonnectView, scene: &Scene<'_, Gonnect>, theme: &Theme) {
+        super::gonnect_draw::draw(view, scene, theme);
     }
 
-    fn draw(&self, scene: &Scene<'_, Gonnect>, theme: &Theme) {
-        super::gonnect_draw::draw(self, scene, theme);
-    }
-
-    fn draw_transient(&self, scene: &Scene<'_, Gonnect>) {
-        super::gonnect_draw::draw_transient(self, scene);
+    fn draw_transient(view: &GonnectView, scene: &Scene<'_, Gonnect>) {
+        super::gonnect_draw::draw_transient(view, scene);
     }
 
     fn edit_screen(position: &Position, setup: &GameSetup) -> Option<Box<dyn Screen>> {
-        crate::gui::editor::open::<Self>(position, setup)
+        crate::gui::editor::open::<GonnectView>(position, setup)
     }
 
     fn material(position: &Position, color: Color) -> Option<String> {
@@ -216,6 +212,8 @@ mod tests {
     use tavola_sdk::Game;
 
     use super::*;
+    use crate::gui::board::BoardView as _;
+    use crate::gui::screen::Input;
 
     fn pt(name: &str) -> Point {
         name.parse().unwrap()

@@ -81,7 +81,7 @@ pub(super) fn draw(view: &GonnectView, scene: &Scene<'_, Gonnect>, theme: &Theme
         trace_chain(g, chain, cell);
     }
     // A refused click: a small red cross where it was.
-    if let Some(p) = view.clicks.refused {
+    if let Some(p) = view.selection.refused {
         let c = g.centre(p);
         let r = cell * 0.22;
         let red = alpha(theme::BAD, 0.85);

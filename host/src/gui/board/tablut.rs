@@ -13,8 +13,8 @@ use tavola_sdk::games::tablut::{Move, Position, Square, Tablut};
 use tavola_sdk::{Color, Position as _};
 
 use super::grid::Grid;
-use super::{BoardView, ButtonMove, Scene};
-use crate::gui::screen::{Input, Screen};
+use super::{Board, Clicking, Geometry as BoardGeometry, Scene, View};
+use crate::gui::screen::Screen;
 use crate::gui::theme::Theme;
 use crate::text_ui::GameSetup;
 
@@ -40,23 +40,10 @@ impl Geometry {
         }
     }
 
-    /// The rectangle of `square`.
-    #[must_use]
-    pub fn square_rect(&self, square: Square) -> Rect {
-        self.grid.rect(square.column(), square.row())
-    }
-
     /// The centre of `square`.
     #[must_use]
     pub fn square_centre(&self, square: Square) -> Vec2 {
         self.grid.centre(square.column(), square.row())
-    }
-
-    /// The square under `point`, if any.
-    #[must_use]
-    pub fn square_at(&self, point: Vec2) -> Option<Square> {
-        let (column, row) = self.grid.at(point)?;
-        Square::from_coords(column, row)
     }
 }
 
@@ -113,62 +100,55 @@ impl Selection {
     }
 }
 
-/// The Tablut board view.
+/// The Tablut board: its geometry, its clicks and its drawing (the rest is [`View`]'s).
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct TablutView {
-    /// The layout of the last frame.
-    pub geometry: Geometry,
-    /// The person's selection.
-    pub selection: Selection,
-    /// The square under the mouse.
-    pub hovered: Option<Square>,
+pub struct TablutBoard;
+
+/// The Tablut board view.
+pub type TablutView = View<TablutBoard>;
+
+impl BoardGeometry for Geometry {
+    type Square = Square;
+
+    fn fit(area: Rect, flipped: bool) -> Geometry {
+        Geometry::new(area, flipped)
+    }
+
+    fn outer(&self) -> Rect {
+        self.grid.outer
+    }
+
+    fn square_at(&self, point: Vec2) -> Option<Square> {
+        let (column, row) = self.grid.at(point)?;
+        Square::from_coords(column, row)
+    }
+
+    fn square_rect(&self, square: Square) -> Rect {
+        self.grid.rect(square.column(), square.row())
+    }
 }
 
-impl BoardView for TablutView {
+impl Clicking<Tablut, Square> for Selection {
+    fn click(&mut self, position: &Position, mover: Color, square: Option<Square>) -> Option<Move> {
+        Selection::click(self, position, mover, square)
+    }
+}
+
+impl Board for TablutBoard {
     type Game = Tablut;
+    type Geometry = Geometry;
+    type Clicks = Selection;
 
-    fn layout(&mut self, area: Rect, flipped: bool) {
-        self.geometry = Geometry::new(area, flipped);
+    fn draw(view: &TablutView, scene: &Scene<'_, Tablut>, theme: &Theme) {
+        super::tablut_draw::draw(view, scene, theme);
     }
 
-    fn rect(&self) -> Rect {
-        self.geometry.grid.outer
-    }
-
-    fn input(&mut self, position: &Position, mover: Option<Color>, input: &Input) -> Option<Move> {
-        self.hovered = self.geometry.square_at(input.mouse);
-        let Some(mover) = mover.filter(|&m| m == position.side_to_move()) else {
-            self.selection.clear();
-            return None;
-        };
-        if input.right_click || input.escape {
-            self.selection.clear();
-            return None;
-        }
-        if input.left_click {
-            return self.selection.click(position, mover, self.hovered);
-        }
-        None
-    }
-
-    fn clear_selection(&mut self) {
-        self.selection.clear();
-    }
-
-    fn button_moves(&self, _position: &Position) -> Vec<ButtonMove<Move>> {
-        Vec::new()
-    }
-
-    fn draw(&self, scene: &Scene<'_, Tablut>, theme: &Theme) {
-        super::tablut_draw::draw(self, scene, theme);
-    }
-
-    fn draw_transient(&self, scene: &Scene<'_, Tablut>) {
-        super::tablut_draw::draw_transient(self, scene);
+    fn draw_transient(view: &TablutView, scene: &Scene<'_, Tablut>) {
+        super::tablut_draw::draw_transient(view, scene);
     }
 
     fn edit_screen(position: &Position, setup: &GameSetup) -> Option<Box<dyn Screen>> {
-        crate::gui::editor::open::<Self>(position, setup)
+        crate::gui::editor::open::<TablutView>(position, setup)
     }
 
     fn material(position: &Position, color: Color) -> Option<String> {
@@ -200,6 +180,8 @@ mod tests {
     use tavola_sdk::Game;
 
     use super::*;
+    use crate::gui::board::BoardView as _;
+    use crate::gui::screen::Input;
 
     fn sq(name: &str) -> Square {
         name.parse().unwrap()

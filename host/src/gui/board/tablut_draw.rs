@@ -10,6 +10,7 @@ use tavola_sdk::{Color, EndReason, Position as _};
 
 use super::paint::{self, MOVE_MARK};
 use super::tablut::{is_escape, labels, TablutView};
+use super::Geometry as _;
 use super::Scene;
 use crate::gui::theme::{self, alpha, rgb, Theme};
 
