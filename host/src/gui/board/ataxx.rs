@@ -210,6 +210,16 @@ impl Clicking<Ataxx, Square> for Selection {
     fn click(&mut self, position: &Position, mover: Color, square: Option<Square>) -> Option<Move> {
         Selection::click(self, position, mover, square)
     }
+
+    fn targets(&self) -> Vec<Square> {
+        let targets = &self.targets;
+        targets
+            .clones
+            .iter()
+            .chain(&targets.jumps)
+            .copied()
+            .collect()
+    }
 }
 
 impl Board for AtaxxBoard {

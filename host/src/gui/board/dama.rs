@@ -219,6 +219,20 @@ impl Clicking<Dama, Square> for Selection {
         Selection::click(self, position, mover, square)
     }
 
+    fn targets(&self) -> Vec<Square> {
+        let next = self.path.len();
+        self.candidates
+            .iter()
+            .filter_map(|mv| {
+                if mv.is_capture() {
+                    mv.landings().nth(next)
+                } else {
+                    (next == 0).then(|| mv.to())
+                }
+            })
+            .collect()
+    }
+
     fn notice(&self) -> Option<String> {
         Selection::notice(self).map(str::to_owned)
     }

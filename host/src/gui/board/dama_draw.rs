@@ -32,18 +32,22 @@ pub(super) fn draw(view: &DamaView, scene: &Scene<'_, Dama>, theme: &Theme) {
         }
     }
     // The numbers, small in each dark square's top-left corner (as the first player reads them).
-    let size = (cell * 0.17).clamp(8.0, 14.0);
+    // Bold and near white on the dark brown, with a shadow: readable beside a piece too.
+    let size = (cell * 0.21).clamp(10.0, 17.0);
     if cell >= 24.0 {
         for square in Square::ALL {
             let r = g.square_rect(square);
+            let text = square.to_string();
+            let (x, y) = (r.x + cell * 0.06, r.y + cell * 0.04);
             theme.text(
-                &square.to_string(),
-                r.x + cell * 0.06,
-                r.y + cell * 0.05,
+                &text,
+                x + 1.0,
+                y + 1.0,
                 size,
-                alpha(rgb(0xf6ead8), 0.7),
-                Weight::Regular,
+                alpha(rgb(0x2a1a0c), 0.8),
+                Weight::Bold,
             );
+            theme.text(&text, x, y, size, rgb(0xfff6e6), Weight::Bold);
         }
     }
 

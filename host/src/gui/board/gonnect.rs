@@ -66,14 +66,13 @@ impl Geometry {
     }
 }
 
-/// Why a click on an empty point did not place a stone.
-pub const REFUSED: &str = "Not there: no suicide, and no board may repeat";
-
 /// The click logic of the Gonnect board: a click places, or is refused with a reason.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Clicks {
-    /// The last click was on an empty point where no stone may go.
+    /// The last click was on a point where no stone may go.
     pub refused: Option<Point>,
+    /// Why (the SDK's reason: occupied, suicide, a repeated board).
+    pub why: String,
 }
 
 impl Clicks {
@@ -87,15 +86,17 @@ impl Clicks {
     ) -> Option<Move> {
         self.refused = None;
         let point = point?;
-        if position.side_to_move() != mover || position.stone(point).is_some() {
+        if position.side_to_move() != mover {
             return None;
         }
         let mv = Move::Place(point);
-        if position.is_legal(mv) {
-            Some(mv)
-        } else {
-            self.refused = Some(point);
-            None
+        match position.why_illegal(mv) {
+            None => Some(mv),
+            Some(why) => {
+                self.refused = Some(point);
+                self.why = why;
+                None
+            }
         }
     }
 }
@@ -159,7 +160,7 @@ impl Clicking<Gonnect, Point> for Clicks {
     }
 
     fn notice(&self) -> Option<String> {
-        self.refused.map(|_| REFUSED.to_owned())
+        self.refused.map(|_| format!("Not there: {}", self.why))
     }
 }
 
@@ -276,9 +277,16 @@ mod tests {
         .unwrap();
         assert_eq!(clicks.click(&p, Color::Black, Some(pt("A1"))), None);
         assert_eq!(clicks.refused, Some(pt("A1")));
-        // An occupied point is no refusal: just nothing.
+        assert_eq!(
+            Clicking::<Gonnect, Point>::notice(&clicks).as_deref(),
+            Some("Not there: a stone on A1 would have no liberty (no suicide)")
+        );
+        // An occupied point says so.
         assert_eq!(clicks.click(&p, Color::Black, Some(pt("A2"))), None);
-        assert_eq!(clicks.refused, None);
+        assert_eq!(
+            Clicking::<Gonnect, Point>::notice(&clicks).as_deref(),
+            Some("Not there: A2 is occupied")
+        );
     }
 
     #[test]

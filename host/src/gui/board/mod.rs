@@ -155,6 +155,11 @@ pub trait Clicking<G: Game, S>: Default + Clone + PartialEq + std::fmt::Debug + 
     fn click(&mut self, position: &G::Position, mover: Color, square: Option<S>)
         -> Option<G::Move>;
 
+    /// Where the selected piece may go next (a legal destination under the mouse turns green).
+    fn targets(&self) -> Vec<S> {
+        Vec::new()
+    }
+
     /// Drops the selection.
     fn clear(&mut self) {
         *self = Self::default();
@@ -275,6 +280,15 @@ impl<B: Board> BoardView for View<B> {
 
     fn draw(&self, scene: &Scene<'_, B::Game>, theme: &Theme) {
         B::draw(self, scene, theme);
+        // A legal destination under the mouse turns green (as in Attax).
+        if let (Some(_), Some(square)) = (scene.mover, self.hovered) {
+            if self.selection.targets().contains(&square) {
+                paint::tint(
+                    self.geometry.square_rect(square),
+                    super::theme::alpha(super::theme::GOOD, 0.45),
+                );
+            }
+        }
     }
 
     fn draw_transient(&self, scene: &Scene<'_, B::Game>) {

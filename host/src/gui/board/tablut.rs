@@ -54,6 +54,8 @@ pub struct Selection {
     pub selected: Option<Square>,
     /// Where it may slide.
     pub targets: Vec<Square>,
+    /// Why the last click moved nothing, the rule it broke (for the status line).
+    pub refused: Option<String>,
 }
 
 impl Selection {
@@ -69,6 +71,7 @@ impl Selection {
             self.clear();
             return None;
         };
+        let mut refused = None;
         if let Some(from) = self.selected {
             let mv = Move::new(from, square);
             if self.targets.contains(&square) && position.is_legal(mv) {
@@ -79,6 +82,11 @@ impl Selection {
                 self.clear();
                 return None;
             }
+            if position.cell(square).color() != Some(mover) {
+                refused = position
+                    .why_illegal(mv)
+                    .map(|why| format!("Not there: {why}"));
+            }
         }
         if position.side_to_move() == mover && position.cell(square).color() == Some(mover) {
             self.selected = Some(square);
@@ -88,8 +96,10 @@ impl Selection {
                 .filter(|m| m.from == square)
                 .map(|m| m.to)
                 .collect();
+            self.refused = None;
         } else {
             self.clear();
+            self.refused = refused;
         }
         None
     }
@@ -131,6 +141,14 @@ impl BoardGeometry for Geometry {
 impl Clicking<Tablut, Square> for Selection {
     fn click(&mut self, position: &Position, mover: Color, square: Option<Square>) -> Option<Move> {
         Selection::click(self, position, mover, square)
+    }
+
+    fn targets(&self) -> Vec<Square> {
+        self.targets.clone()
+    }
+
+    fn notice(&self) -> Option<String> {
+        self.refused.clone()
     }
 }
 
@@ -303,5 +321,25 @@ mod tests {
         assert!(is_escape(sq("a1")) && is_escape(sq("c1")) && !is_escape(sq("d1")));
         assert!(!is_escape(sq("e5")));
         assert_eq!(Square::ALL.iter().filter(|s| s.is_camp()).count(), 16);
+    }
+
+    #[test]
+    fn a_refused_click_says_why_and_a_hovered_target_is_known() {
+        let start = Tablut::start(None).unwrap();
+        let mut selection = Selection::default();
+        selection.click(&start, Color::White, Some(sq("e3")));
+        assert!(Clicking::<Tablut, Square>::targets(&selection).contains(&sq("h3")));
+        selection.click(&start, Color::White, Some(sq("e1")));
+        assert_eq!(
+            Clicking::<Tablut, Square>::notice(&selection).as_deref(),
+            Some("Not there: the way is blocked at e2")
+        );
+        selection.click(&start, Color::White, Some(sq("e3")));
+        assert_eq!(Clicking::<Tablut, Square>::notice(&selection), None);
+        selection.click(&start, Color::White, Some(sq("e2")));
+        assert_eq!(
+            Clicking::<Tablut, Square>::notice(&selection).as_deref(),
+            Some("Not there: e2 is occupied")
+        );
     }
 }
