@@ -62,6 +62,13 @@ pub(super) fn draw(view: &GonnectView, scene: &Scene<'_, Gonnect>, theme: &Theme
             stone(g.centre(p), cell, color, 1.0);
         }
     }
+    // An opponent's stone under the mouse turns red, as an opponent's piece does in Ataxx.
+    if let (Some(mover), Some(point)) = (scene.mover, view.hovered) {
+        if position.stone(point).is_some_and(|owner| owner != mover) {
+            let c = g.centre(point);
+            draw_circle(c.x, c.y, cell * 0.45, alpha(theme::BAD, 0.45));
+        }
+    }
     // The last stone: a ring in the other colour (after a swap, the swapped stone).
     if let Some(mv) = scene.last_move {
         let point = match mv {
