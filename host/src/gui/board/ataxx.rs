@@ -6,7 +6,7 @@
 //! target plays the move (every clone onto a square is the same move, whichever piece it comes
 //! from); a second click on the piece, a click elsewhere, a right click or Esc deselects; a click
 //! on another of the mover's pieces selects that one. When the pass is the mover's only move, a
-//! Pass button is offered instead (see [`BoardView::button_moves`]): the person sees why their
+//! Pass button is offered instead (see [`BoardView::button_moves`](super::BoardView::button_moves)): the person sees why their
 //! turn ends rather than having it skipped behind their back.
 
 use macroquad::math::{Rect, Vec2};

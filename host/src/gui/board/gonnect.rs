@@ -4,7 +4,7 @@
 //!
 //! Interaction: a click on an empty intersection where a stone may go places it (one click: there
 //! is nothing to select); a click where it may not (suicide, a repeated board) says why in the
-//! status line. At move 2 White is offered a Swap button (see [`BoardView::button_moves`]): the
+//! status line. At move 2 White is offered a Swap button (see [`BoardView::button_moves`](super::BoardView::button_moves)): the
 //! single black stone becomes White's, and Black moves.
 
 use macroquad::math::{Rect, Vec2};
