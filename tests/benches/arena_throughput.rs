@@ -71,6 +71,7 @@ fn config(isolation: Option<WorkerOptions>) -> ArenaConfig {
         sprt: None,
         progress: ProgressMode::Quiet,
         defaulted: Defaulted::default(),
+        shard: None,
     }
 }
 

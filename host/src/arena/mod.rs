@@ -10,6 +10,7 @@
 
 pub mod bradley_terry;
 pub mod gsprt;
+pub mod merge;
 pub mod progress;
 pub mod results;
 pub mod resume;

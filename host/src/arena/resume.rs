@@ -70,6 +70,9 @@ pub struct RunSettings {
     pub seed: u64,
     /// The players' specs, in order.
     pub players: Vec<String>,
+    /// The slice of the run this file holds, `K/N` (absent: the whole run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
 }
 
 fn nanos(duration: Duration) -> u64 {
@@ -118,6 +121,7 @@ impl RunSettings {
             max_plies: config.max_plies,
             seed,
             players: config.players.iter().map(ToString::to_string).collect(),
+            shard: config.shard.map(|(k, n)| format!("{k}/{n}")),
         }
     }
 
@@ -254,8 +258,39 @@ pub fn adopt(
             &words(stored.max_plies),
         ));
     }
+    let shard = config.shard.map(|(k, n)| format!("{k}/{n}"));
+    match (&shard, &stored.shard) {
+        (None, Some(stored_shard)) => {
+            adopted.shard = parse_shard(stored_shard).ok();
+        }
+        (given, stored_shard) if given != stored_shard => {
+            let words = |s: &Option<String>| {
+                s.clone()
+                    .unwrap_or_else(|| "none (the whole run)".to_owned())
+            };
+            return Err(conflict("--shard", &words(given), &words(stored_shard)));
+        }
+        _ => {}
+    }
     adopted.defaulted = Defaulted::default();
     Ok(adopted)
+}
+
+/// Reads `K/N`, a shard of a run: `1 <= K <= N`.
+///
+/// # Errors
+/// One line saying what is wrong with `text`.
+pub fn parse_shard(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("expected K/N with 1 <= K <= N, such as 2/4 (got {text:?})");
+    let (k, n) = text.trim().split_once('/').ok_or_else(bad)?;
+    let (k, n): (u32, u32) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
 }
 
 #[cfg(test)]
@@ -295,6 +330,7 @@ mod tests {
                 format: true,
                 margin: true,
             },
+            shard: None,
         }
     }
 

@@ -77,6 +77,16 @@ pub struct ArenaConfig {
     /// The settings the command line left at their defaults: a resumed run takes them from its
     /// results file instead.
     pub defaulted: Defaulted,
+    /// Play only the `k`-th of `n` slices of the run (`(k, n)`, `1 <= k <= n`): the pairs whose
+    /// number is `k - 1` modulo `n`, with the openings and seeds the whole run gives them.
+    pub shard: Option<(u32, u32)>,
+}
+
+/// Whether `game` belongs to `shard` (`None`: the whole run): whole pairs go to one shard, so
+/// that each keeps its pairs' pentanomial counts.
+#[must_use]
+pub fn in_shard(game: &ScheduledGame, shard: Option<(u32, u32)>) -> bool {
+    shard.is_none_or(|(k, n)| game.pair % n.max(1) as usize == (k.max(1) - 1) as usize)
 }
 
 impl ArenaConfig {
@@ -407,6 +417,17 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
     if config.sprt.is_some() && players != 2 {
         bail!("--sprt is for a match of two players, not {players}");
     }
+    if let Some((k, n)) = config.shard {
+        if config.sprt.is_some() {
+            bail!(
+                "--sprt stops a run early, which a shard cannot do alone: give it to tavola merge, \
+                 which tests the union of the shards"
+            );
+        }
+        if config.seed.is_none() && config.resume.is_none() {
+            bail!("--shard {k}/{n} needs --seed S: every shard must play the openings and seeds of the same run");
+        }
+    }
     let read = match &config.resume {
         Some(path) if !path.exists() => bail!("{}: no results file to resume", path.display()),
         Some(path) => results::read_run(path)?,
@@ -549,12 +570,23 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
             ));
         }
     }
+    if let Some(line) = previous.iter().find(|line| {
+        games
+            .get(line.index)
+            .is_some_and(|g| !in_shard(g, config.shard))
+    }) {
+        let (k, n) = config.shard.unwrap_or((1, 1));
+        bail!(
+            "game {} of the results to resume is not in shard {k}/{n}: resume a shard with its own --shard",
+            line.index + 1
+        );
+    }
     let todo: Vec<ScheduledGame> = games
         .iter()
-        .filter(|g| !done.contains(&g.index))
+        .filter(|g| !done.contains(&g.index) && in_shard(g, config.shard))
         .copied()
         .collect();
-    let total = games.len();
+    let total = games.iter().filter(|g| in_shard(g, config.shard)).count();
     let heading = if players == 2 {
         format!("Match: {} vs {}", names[0], names[1])
     } else {

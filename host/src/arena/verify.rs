@@ -558,6 +558,7 @@ mod tests {
                 max_plies: Some(40),
                 seed: 7,
                 players: vec!["random".to_owned(), "random".to_owned()],
+                shard: None,
             },
         })
         .unwrap();

@@ -111,6 +111,10 @@ pub(crate) struct ArenaArgs {
     /// .summary.json).
     #[arg(long, value_name = "FILE")]
     pub(crate) summary: Option<PathBuf>,
+    /// Play only the K-th of N slices of the run (whole pairs, the same openings and seeds as
+    /// the whole run gives them; needs --seed); `tavola merge` puts the N results files together.
+    #[arg(long, value_name = "K/N", value_parser = tavola::arena::resume::parse_shard)]
+    pub(crate) shard: Option<(u32, u32)>,
     #[command(flatten)]
     pub(crate) bots: BotArgs,
 }
@@ -353,6 +357,7 @@ pub(crate) fn arena_config(
             format: false,
             margin: args.timemargin.is_none(),
         },
+        shard: args.shard,
     })
 }
 

@@ -149,6 +149,9 @@ pub(crate) enum Command {
     /// Be a UGI engine (cutegames' Universal Game Interface) on stdin/stdout, for any game: the
     /// built-in bot, random, or a bot library (in its worker process, as usual).
     Ugi(EngineArgs),
+    /// Merge the results files of a run's shards (`--shard K/N`) into the results file of the
+    /// whole run, and show its summary (Elo, SPRT, ... computed again on the union).
+    Merge(merge::MergeArgs),
     /// A numbered menu in the terminal (the Dama exam's): start a game, make a move piece by
     /// piece, find the best move, end the game, exit; for every game.
     Menu(Box<menu::MenuArgs>),
@@ -223,6 +226,7 @@ mod challenge;
 mod engine;
 mod info;
 mod menu;
+mod merge;
 mod perft;
 mod play;
 
@@ -356,6 +360,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Ugi(args)) => engine::run(&args, Dialect::Ugi),
         Some(Command::Challenge(args)) => challenge::run(&args),
         Some(Command::Menu(args)) => menu::run(&args),
+        Some(Command::Merge(args)) => merge::run(&args),
         Some(Command::Worker {
             library,
             scratch,
