@@ -12,6 +12,7 @@ pub mod bradley_terry;
 pub mod gsprt;
 pub mod merge;
 pub mod progress;
+pub mod report;
 pub mod results;
 pub mod resume;
 pub mod runner;

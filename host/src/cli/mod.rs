@@ -152,6 +152,9 @@ pub(crate) enum Command {
     /// Merge the results files of a run's shards (`--shard K/N`) into the results file of the
     /// whole run, and show its summary (Elo, SPRT, ... computed again on the union).
     Merge(merge::MergeArgs),
+    /// One self-contained HTML page of runs' results: the Elo and its band against games played,
+    /// W/D/L and pentanomial bars, the SPRT's LLR, terminations, crosstable, per opening.
+    Report(report::ReportArgs),
     /// A numbered menu in the terminal (the Dama exam's): start a game, make a move piece by
     /// piece, find the best move, end the game, exit; for every game.
     Menu(Box<menu::MenuArgs>),
@@ -229,6 +232,7 @@ mod menu;
 mod merge;
 mod perft;
 mod play;
+mod report;
 
 use arena::{MatchArgs, TournamentArgs};
 use bench::BenchArgs;
@@ -361,6 +365,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Challenge(args)) => challenge::run(&args),
         Some(Command::Menu(args)) => menu::run(&args),
         Some(Command::Merge(args)) => merge::run(&args),
+        Some(Command::Report(args)) => report::run(&args),
         Some(Command::Worker {
             library,
             scratch,
