@@ -42,8 +42,10 @@ pub(crate) const EXIT_INTERRUPTED: u8 = 130;
     name = "tavola",
     version,
     about = "Play board games against AI bots, and compare bots head-to-head",
-    after_help = "Players (--white, --black): human, builtin, random, or the path to a bot library \
-                  (a cdylib built with tavola-sdk), optionally followed by :key=value,... options.\n\
+    after_help = "Players (--white, --black): human, builtin, random, the path to a bot library \
+                  (a cdylib built with tavola-sdk), or an outside program (ugi:COMMAND, uai:COMMAND, \
+                  challenge:COMMAND), optionally followed by :key=value,... options. Attax's \
+                  -hw | -w FILE, -hb | -b FILE work too.\n\
                   Exit codes: 0 done, 1 error, 2 bad command line, 3 a bot library cannot be used, \
                   130 a match or tournament stopped by Ctrl-C."
 )]
