@@ -743,3 +743,51 @@ fn the_editor_takes_real_mouse_clicks_and_keys() {
         .unwrap_or_else(|e| panic!("the 1 key saved no slot: {e}\n{output}"));
     assert_eq!(slots, format!("1\t{edited}\n"));
 }
+
+#[test]
+fn an_outside_engine_seated_by_the_window_plays() {
+    // New game seats the players again, from the window's own threads: the new game's engine
+    // plays there too.
+    let (Some(xvfb), Some(xdotool)) = (xvfb_run(), xdotool()) else {
+        println!("SKIPPED: xvfb-run or xdotool is not installed (apt-get install xvfb xdotool)");
+        return;
+    };
+    let layout = GameLayout::new(macroquad::math::Vec2::new(1280.0, 800.0));
+    let new_game = PanelButton::ALL
+        .iter()
+        .position(|&b| b == PanelButton::NewGame)
+        .map(|i| layout.buttons[i].center())
+        .unwrap();
+    let tavola = artifacts().tavola.to_string_lossy().into_owned();
+    let xdotool = xdotool.to_string_lossy().into_owned();
+    let script = format!(
+        "'{tavola}' --game gonnect --black 'ugi:{tavola} ugi --game gonnect --bot random' \
+         --white random -t 0 --seconds 12 & pid=$!\n\
+         '{xdotool}' search --sync --name Tavola >/dev/null\n\
+         sleep 2\n\
+         '{xdotool}' mousemove {x} {y} click 1\n\
+         wait $pid",
+        x = new_game.x.round(),
+        y = new_game.y.round(),
+    );
+    let output = {
+        let _turn = one_at_a_time();
+        run_with_timeout(
+            &xvfb,
+            None,
+            ["-a", "-s", "-screen 0 1280x800x24", "sh", "-c", &script],
+            Duration::from_secs(120),
+        )
+    };
+    output.assert_code(0);
+    let result = output.stdout_line("result:").unwrap_or_default();
+    assert!(
+        !result.contains("crash"),
+        "the new game's engine died\n{output}"
+    );
+    let moves = output.stdout_line("moves:").unwrap_or_default();
+    assert!(
+        !moves.is_empty(),
+        "the new game's engine played no move\n{output}"
+    );
+}

@@ -261,7 +261,10 @@ pub fn adopt(
     let shard = config.shard.map(|(k, n)| format!("{k}/{n}"));
     match (&shard, &stored.shard) {
         (None, Some(stored_shard)) => {
-            adopted.shard = parse_shard(stored_shard).ok();
+            adopted.shard = Some(
+                parse_shard(stored_shard)
+                    .map_err(|e| anyhow::anyhow!("the resumed run's shard: {e}"))?,
+            );
         }
         (given, stored_shard) if given != stored_shard => {
             let words = |s: &Option<String>| {

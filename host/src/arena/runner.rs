@@ -417,17 +417,6 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
     if config.sprt.is_some() && players != 2 {
         bail!("--sprt is for a match of two players, not {players}");
     }
-    if let Some((k, n)) = config.shard {
-        if config.sprt.is_some() {
-            bail!(
-                "--sprt stops a run early, which a shard cannot do alone: give it to tavola merge, \
-                 which tests the union of the shards"
-            );
-        }
-        if config.seed.is_none() && config.resume.is_none() {
-            bail!("--shard {k}/{n} needs --seed S: every shard must play the openings and seeds of the same run");
-        }
-    }
     let read = match &config.resume {
         Some(path) if !path.exists() => bail!("{}: no results file to resume", path.display()),
         Some(path) => results::read_run(path)?,
@@ -451,6 +440,18 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
         }
         None => config,
     };
+    // After the resumed run's settings are adopted: a resumed shard is a shard.
+    if let Some((k, n)) = config.shard {
+        if config.sprt.is_some() {
+            bail!(
+                "--sprt stops a run early, which a shard cannot do alone: give it to tavola merge, \
+                 which tests the union of the shards"
+            );
+        }
+        if config.seed.is_none() {
+            bail!("--shard {k}/{n} needs --seed S: every shard must play the openings and seeds of the same run");
+        }
+    }
     let hash = config.openings.as_deref().map(openings_hash).transpose()?;
     if let Some(stored) = stored.as_ref().and_then(|s| s.openings_hash.as_ref()) {
         if hash.as_ref() != Some(stored) {
@@ -516,6 +517,17 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
         };
         verify::check_games::<G>(path, &read.games, &rules)?;
     }
+    if let Some(line) = previous.iter().find(|line| {
+        games
+            .get(line.index)
+            .is_some_and(|g| !in_shard(g, config.shard))
+    }) {
+        let (k, n) = config.shard.unwrap_or((1, 1));
+        bail!(
+            "game {} of the results to resume is not in shard {k}/{n}: resume a shard with its own --shard",
+            line.index + 1
+        );
+    }
     for warning in &read.warnings {
         say(warning);
     }
@@ -569,17 +581,6 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
                 path.display()
             ));
         }
-    }
-    if let Some(line) = previous.iter().find(|line| {
-        games
-            .get(line.index)
-            .is_some_and(|g| !in_shard(g, config.shard))
-    }) {
-        let (k, n) = config.shard.unwrap_or((1, 1));
-        bail!(
-            "game {} of the results to resume is not in shard {k}/{n}: resume a shard with its own --shard",
-            line.index + 1
-        );
     }
     let todo: Vec<ScheduledGame> = games
         .iter()

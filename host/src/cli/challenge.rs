@@ -1,7 +1,5 @@
 //! `tavola challenge`: a Tavola player on a Tablut challenge server.
 
-use std::io::Write as _;
-
 use super::*;
 use tavola::protocol::challenge as wire;
 use tavola::protocol::challenge_client::{self, ClientSetup, Ending};
@@ -123,10 +121,17 @@ pub(crate) fn run(args: &ChallengeArgs) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         isolation: args.bots.isolation()?,
     };
-    let seated = text_ui::seat_for::<Tablut>(&spec, color, "ashton", &game_setup)?;
     let mut out = std::io::stdout();
-    writeln!(out, "Player: {}", seated.description)?;
-    match challenge_client::play(&setup, seated.seat, &mut out)? {
+    let mut described = false;
+    let make_seat = || -> anyhow::Result<_> {
+        let seated = text_ui::seat_for::<Tablut>(&spec, color, "ashton", &game_setup)?;
+        if !described {
+            described = true;
+            println!("Player: {}", seated.description);
+        }
+        Ok(seated.seat)
+    };
+    match challenge_client::play(&setup, make_seat, &mut out)? {
         Ending::Over(_) => Ok(ExitCode::SUCCESS),
         Ending::Closed => Ok(ExitCode::from(EXIT_ERROR)),
     }

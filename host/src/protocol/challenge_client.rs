@@ -10,7 +10,7 @@
 
 use std::io::Write;
 use std::net::{TcpStream, ToSocketAddrs};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context as _};
 use rand::seq::SliceRandom as _;
@@ -20,7 +20,7 @@ use tavola_sdk::{Color, Position};
 
 use super::challenge::{self as wire, FrameError, Turn};
 use crate::referee::DEFAULT_MARGIN;
-use crate::seat::{self, Request, Seat, Wait};
+use crate::seat::{self, Request, Seat};
 
 /// How the client connects and plays.
 #[derive(Debug, Clone)]
@@ -83,8 +83,15 @@ impl Followed {
     /// state names no side): by the one legal move leading there, or afresh. Says which move was
     /// played, if one was.
     fn follow(&mut self, board: &TablutPosition, over: bool) -> Result<Option<Move>, ()> {
+        // The hash counts the side to move: a final state's board takes the candidate's.
         let same = |a: &TablutPosition, b: &TablutPosition| {
-            a.zobrist() == b.zobrist() && (over || a.side_to_move() == b.side_to_move())
+            if over && a.side_to_move() != b.side_to_move() {
+                let mut turned = b.clone();
+                turned.set_side_to_move(a.side_to_move());
+                a.zobrist() == turned.zobrist()
+            } else {
+                a.zobrist() == b.zobrist() && a.side_to_move() == b.side_to_move()
+            }
         };
         if same(&self.position, board) {
             return Ok(None);
@@ -115,9 +122,10 @@ impl Followed {
 /// No connection, a server that breaks the protocol, or a failed write to `out`.
 pub fn play(
     setup: &ClientSetup,
-    mut seat: Seat<Tablut>,
+    mut make_seat: impl FnMut() -> anyhow::Result<Seat<Tablut>>,
     out: &mut impl Write,
 ) -> anyhow::Result<Ending> {
+    let mut seat = make_seat()?;
     let address = format!("{}:{}", setup.server, setup.port);
     let target = address
         .to_socket_addrs()
@@ -198,21 +206,26 @@ pub fn play(
             position.set_side_to_move(side);
             *followed = Followed::new(position);
         }
-        let mv = choose(&mut seat, followed, setup, &mut rng, out)?;
+        let (mv, lost) = choose(&mut seat, followed, setup, &mut rng, out)?;
+        if lost {
+            // A player abandoned past its time answers no more: a fresh one for the next move.
+            seat = make_seat()?;
+        }
         writeln!(out, "{} played {mv}", setup.color)?;
         wire::write_message(&mut stream, &wire::action_json(mv, setup.color))
             .with_context(|| format!("cannot send the move to {address}"))?;
     }
 }
 
-/// The player's move in the followed game, or a random legal one if it gives none in time.
+/// The player's move in the followed game, or a random legal one if it gives none in time (by
+/// the wall clock, as the server counts); says too whether the player was lost.
 fn choose(
     seat: &mut Seat<Tablut>,
     followed: &Followed,
     setup: &ClientSetup,
     rng: &mut rand::rngs::StdRng,
     out: &mut impl Write,
-) -> anyhow::Result<Move> {
+) -> anyhow::Result<(Move, bool)> {
     let movetime = setup.movetime();
     let mut clocks = seat::clocks(None, None, 0);
     clocks.movetime_ms = Some(u64::try_from(movetime.as_millis()).unwrap_or(u64::MAX)).into();
@@ -222,13 +235,28 @@ fn choose(
         position: followed.position.clone(),
         clocks,
     });
-    let why = match seat.wait(Some(movetime), DEFAULT_MARGIN) {
-        Wait::Answered(Ok(text)) => match followed.position.parse_move(text.trim()) {
-            Ok(mv) => return Ok(mv),
+    let started = Instant::now();
+    let answer = loop {
+        if let Some(answer) = seat.poll() {
+            break Some(answer);
+        }
+        let elapsed = started.elapsed();
+        if elapsed >= movetime {
+            seat.stop();
+        }
+        if elapsed >= movetime + DEFAULT_MARGIN {
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    let lost = !matches!(answer, Some(Ok(_)));
+    let why = match answer {
+        Some(Ok(text)) => match followed.position.parse_move(text.trim()) {
+            Ok(mv) => return Ok((mv, false)),
             Err(e) => format!("answered {text:?}: {e}"),
         },
-        Wait::Answered(Err(failure)) => failure.to_string(),
-        Wait::TimedOut => "gave no move in time".to_owned(),
+        Some(Err(failure)) => failure.to_string(),
+        None => "gave no move in time".to_owned(),
     };
     let legal = followed.position.legal_moves();
     let mv = *legal
@@ -239,7 +267,7 @@ fn choose(
         "warning: the player {} {why}; a random legal move instead",
         seat.name()
     )?;
-    Ok(mv)
+    Ok((mv, lost))
 }
 
 #[cfg(test)]
@@ -258,6 +286,12 @@ mod tests {
         assert_eq!(followed.follow(&board, false), Ok(Some(mv)));
         assert_eq!(followed.moves_text(), "e3-f3");
         assert_eq!(followed.follow(&board, false), Ok(None));
+        // A final state after White's move (the side its board says is White's, not Black's).
+        let (after_white, _) = wire::parse_state(&wire::state_json(&next, Turn::WhiteWin)).unwrap();
+        assert_eq!(
+            Followed::new(start.clone()).follow(&after_white, true),
+            Ok(Some(mv))
+        );
         // A final state names no side to move: the board is enough.
         let mut last = next.clone();
         let reply: Move = "d1-d3".parse().unwrap();

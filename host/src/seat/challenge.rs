@@ -132,7 +132,10 @@ impl ChallengeBrain {
         let setup = net::Setup::new(port, isolate, theirs);
         let mut process = OutsideProcess::spawn(&launched, limits, &label, Some(setup.pre_exec()))
             .map_err(|why| {
-                failed(if why.contains("Address already in use") {
+                failed(if why.contains("os error 100") {
+                    "its own network namespace has no loopback (it could not be brought up)"
+                        .to_owned()
+                } else if why.contains("Address already in use") {
                     format!(
                         "port {port} of 127.0.0.1 is taken, and this machine gives the player no \
                              network of its own (user namespaces): {why}"
@@ -453,7 +456,7 @@ mod net {
             let uid_map = self.uid_map.clone();
             let gid_map = self.gid_map.clone();
             Box::new(move || {
-                let isolated = isolate && enter(&uid_map, &gid_map);
+                let isolated = isolate && enter(&uid_map, &gid_map)?;
                 let listener = listen(port)?;
                 send_listener(channel, listener, isolated)
             })
@@ -479,19 +482,25 @@ mod net {
     }
 
     /// Enters a new user and network namespace, maps this user into it, and brings its
-    /// loopback up; `false` if the machine does not allow it (nothing changed then, or the
-    /// namespace is unusable and the caller falls back).
-    fn enter(uid_map: &[u8], gid_map: &[u8]) -> bool {
+    /// loopback up: `Ok(false)` if the machine allows no such namespace (nothing changed: the
+    /// player shares the machine's network), an error if the namespace is made but its loopback
+    /// does not come up (there is no going back then).
+    fn enter(uid_map: &[u8], gid_map: &[u8]) -> io::Result<bool> {
         // SAFETY: unshare takes flags only.
         if unsafe { libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNET) } != 0 {
-            return false;
+            return Ok(false);
         }
-        // A failed map leaves the player without an identity in its namespace (it still
-        // runs); a loopback that does not come up leaves it no network at all.
-        let _ = write_file(b"/proc/self/setgroups\0", b"deny")
-            && write_file(b"/proc/self/uid_map\0", uid_map)
-            && write_file(b"/proc/self/gid_map\0", gid_map);
-        loopback_up()
+        // A failed map leaves the player without an identity in its namespace (it still runs);
+        // `setgroups` is absent before Linux 3.19, where the maps are written all the same.
+        let _ = write_file(b"/proc/self/setgroups\0", b"deny");
+        let _ = write_file(b"/proc/self/uid_map\0", uid_map);
+        let _ = write_file(b"/proc/self/gid_map\0", gid_map);
+        if loopback_up() {
+            Ok(true)
+        } else {
+            // No allocation here (between fork and exec): the host names it from the code.
+            Err(io::Error::from_raw_os_error(libc::ENETDOWN))
+        }
     }
 
     fn loopback_up() -> bool {

@@ -202,8 +202,14 @@ impl<G: Game> Brain<G> for EngineBrain {
                 request.start_text, request.moves_text
             )
         };
-        // Lines it sent between turns (after its last bestmove) are not this move's.
-        while let Ok(Line::Text(..)) = self.lines.try_recv() {}
+        // Lines it sent between turns (after its last bestmove) are not this move's; a broken
+        // one is its end.
+        while let Ok(line) = self.lines.try_recv() {
+            if let Line::Broken(why) = line {
+                self.process.kill();
+                return Err(SeatFailure::Crash(why));
+            }
+        }
         self.process.freeze(libc::SIGCONT);
         self.send(&position);
         let go = self.go_line(request.clocks, me);

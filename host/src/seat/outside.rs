@@ -68,9 +68,8 @@ impl OutsideProcess {
                 }
             });
         }
-        let mut child = process
-            .spawn()
-            .map_err(|e| format!("cannot start it: {e}"))?;
+        let mut child =
+            super::worker::spawn_lasting(process).map_err(|e| format!("cannot start it: {e}"))?;
         let pid = i32::try_from(child.id()).ok();
         if let Some(pid) = pid {
             super::worker::track_group(pid);
@@ -150,12 +149,19 @@ impl OutsideProcess {
     /// without waiting. It is reaped only after its group is killed, so that the group's id
     /// is still its own.
     pub fn exited(&mut self) -> Option<String> {
-        let pid = self.pid?;
         if self.gone {
             return Some("it is gone".to_owned());
         }
+        self.has_exited().then(|| self.kill())
+    }
+
+    /// Whether the child has exited, leaving it unreaped (so that its group id stays its own).
+    fn has_exited(&self) -> bool {
+        let Some(pid) = self.pid else {
+            return false;
+        };
         // SAFETY: a zeroed siginfo is a valid out-parameter; WNOWAIT leaves the child unreaped.
-        let exited = unsafe {
+        unsafe {
             let mut info: libc::siginfo_t = std::mem::zeroed();
             libc::waitid(
                 libc::P_PID,
@@ -164,8 +170,7 @@ impl OutsideProcess {
                 libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
             ) == 0
                 && info.si_pid() == pid
-        };
-        exited.then(|| self.kill())
+        }
     }
 
     /// Kills its process group and reaps it; says how it ended.
@@ -187,7 +192,7 @@ impl OutsideProcess {
         self.freeze(libc::SIGCONT);
         let until = Instant::now() + grace;
         while Instant::now() < until {
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
+            if self.has_exited() {
                 break;
             }
             thread::sleep(Duration::from_millis(5));

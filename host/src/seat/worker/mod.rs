@@ -65,6 +65,46 @@ fn wait_until_gone(pids: &[i32]) {
     }
 }
 
+/// A spawn request for the spawning thread, and where its child goes.
+type SpawnJob = (Command, mpsc::Sender<std::io::Result<std::process::Child>>);
+
+/// Starts `command` from one thread that lives as long as the host. A child's parent-death
+/// signal (`PR_SET_PDEATHSIG`) fires when the *thread* that forked it ends, and players are often
+/// seated from short-lived threads (the window's): forked from those, a worker or an engine would
+/// be killed as soon as it was seated.
+///
+/// # Errors
+/// The spawn's.
+pub(crate) fn spawn_lasting(command: Command) -> std::io::Result<std::process::Child> {
+    static SPAWNER: OnceLock<std::sync::Mutex<mpsc::Sender<SpawnJob>>> = OnceLock::new();
+    let spawner = SPAWNER.get_or_init(|| {
+        let (jobs, receive) = mpsc::channel::<SpawnJob>();
+        let started = thread::Builder::new()
+            .name("tavola spawner".to_owned())
+            .spawn(move || {
+                for (mut command, reply) in receive {
+                    let _ = reply.send(command.spawn());
+                }
+            });
+        if let Err(e) = started {
+            log::error!("cannot start the spawning thread: {e}");
+        }
+        std::sync::Mutex::new(jobs)
+    });
+    let (reply, answer) = mpsc::channel();
+    let sent = spawner
+        .lock()
+        .map_err(|_| std::io::Error::other("the spawning thread is gone"))?
+        .send((command, reply));
+    if let Err(mpsc::SendError((mut command, _))) = sent {
+        // No spawning thread: from here, as before.
+        return command.spawn();
+    }
+    answer
+        .recv()
+        .map_err(|_| std::io::Error::other("the spawning thread is gone"))?
+}
+
 /// Kills the process group `pgid` (an outside engine's) on Ctrl-C and the like, as a worker's.
 pub(crate) fn track_group(pgid: i32) {
     register(pgid);
@@ -319,7 +359,7 @@ impl WorkerBrain {
         unsafe {
             command.pre_exec(move || confine(host, limits));
         }
-        let mut child = command.spawn().map_err(|e| {
+        let mut child = spawn_lasting(command).map_err(|e| {
             failed(format!(
                 "cannot start the worker {}: {e}",
                 options.program.display()

@@ -377,11 +377,27 @@ impl Position {
     /// The legal move that is `mv` written by another path (the same origin, destination and
     /// pieces taken), if there is one.
     pub(super) fn same_capture(&self, mv: Move) -> Option<Move> {
-        if !mv.is_capture() {
+        let from = mv.from();
+        let (us, _, _) = self.sides();
+        if !mv.is_capture() || us & from.bit() == 0 {
             return None;
         }
-        let taken = mv.captured().fold(0u32, |bits, square| bits | square.bit());
-        let (from, to) = (mv.from(), mv.to());
+        // The written path must be one the rules allow (every jump over a piece not yet taken,
+        // onto an empty square, and no jump left at the end), whatever its order.
+        let jumper = self.jumper(from.index());
+        let (mut at, mut taken) = (from.index(), 0);
+        for i in 0..mv.jumps() {
+            let d = mv.direction(i);
+            if !jumper.directions.contains(&d) {
+                return None;
+            }
+            let (land, over) = jumper.jump(at, d, taken)?;
+            (at, taken) = (land, taken | over);
+        }
+        if jumper.can_jump(at, taken) {
+            return None;
+        }
+        let to = mv.to();
         let mut moves = Vec::new();
         self.push_moves(&mut moves);
         moves.into_iter().find(|m| {
@@ -581,6 +597,11 @@ mod tests {
                 "{text}"
             );
         }
+        // A path that jumps a man twice is no way round the ring.
+        let diamond =
+            super::super::Position::from_fen("W:WK22:B10,11,18,19", super::super::Variant::Fid)
+                .unwrap();
+        assert!(crate::Position::parse_move(&diamond, "22x13x22x13x6x15x22").is_err());
     }
 
     #[test]
