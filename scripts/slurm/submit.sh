@@ -13,7 +13,11 @@ n=${2:?usage: submit.sh OUT_DIR N match|tournament ARGS...}
 shift 2
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-export TAVOLA=${TAVOLA:-$(command -v tavola)}
+# The tasks run in OUT_DIR: the binary's path must not be relative.
+TAVOLA=${TAVOLA:-$(command -v tavola)}
+[ -x "$TAVOLA" ] || { echo "submit.sh: no tavola binary at ${TAVOLA:-(none on the PATH)}" >&2; exit 1; }
+TAVOLA=$(cd "$(dirname "$TAVOLA")" && pwd)/$(basename "$TAVOLA")
+export TAVOLA
 # shellcheck disable=SC2086 # SBATCH_OPTIONS is a list of flags.
 array=$(sbatch --parsable --chdir "$out" --array "1-$n" ${SBATCH_OPTIONS:-} \
     "$here/tavola-shard.sbatch" "$out" "$@")

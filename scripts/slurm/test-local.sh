@@ -12,6 +12,7 @@ tavola=${TAVOLA:-$root/target/release/tavola}
 if [ ! -x "$tavola" ]; then
     (cd "$root" && cargo build --release -p tavola)
 fi
+tavola=$(cd "$(dirname "$tavola")" && pwd)/$(basename "$tavola")
 if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q slurm-wlm munge
 fi
@@ -79,11 +80,12 @@ echo "One process:"
 "$tavola" "${match[@]}" --concurrency 1 --results "$work/single.jsonl" | tail -3
 echo "Slurm, 4 shards:"
 TAVOLA=$tavola "$root/scripts/slurm/submit.sh" "$work/run" 4 "${match[@]}"
+# Until the queue is empty (the merge done, or every job failed), at most 10 minutes.
 for _ in $(seq 600); do
-    [ -z "$(squeue -h 2>/dev/null)" ] && [ -s "$work/run/run.summary.json" ] && break
+    [ -z "$(squeue -h 2>/dev/null)" ] && break
     sleep 1
 done
-cat "$work"/run/tavola-merge-*.out
+cat "$work"/run/tavola-*.out
 python3 - "$work/single" "$work/run/run" <<'PY'
 import json, sys
 def lines(path):
