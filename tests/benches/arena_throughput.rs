@@ -11,12 +11,16 @@
 //! Run with `cargo bench -p tavola-tests --bench arena_throughput` (it builds the plugins first).
 //! The runs are small (10 samples) so that it finishes in a few minutes on two cores.
 //!
-//! On the two-core development machine, shared with other builds (medians, games per second):
-//! bare SDK 15 000 to 25 000, arena in-process 180 to 330, isolated 72 to 90 (three runs, the load
-//! of the machine varying). A random game is about 185 plies, so the arena costs some 15 to 30 µs a
-//! ply in-process (two thread hand-offs, the request's text, the ABI, the referee's checks) and some
-//! 60 to 75 µs a ply isolated (a JSON line each way over pipes, and two worker processes started per
-//! game): nothing next to a bot that thinks a millisecond.
+//! On the two-core development machine (medians, games per second, one run, 2026-12-01): bare
+//! SDK 30 000, arena in-process 107 (1/280), isolated 13 (1/2300). A random game is about 185
+//! plies, so the arena costs some 50 µs a ply in-process (two thread hand-offs, the fair-time
+//! stopwatch's reads of the thread's scheduler counters, the request's text, the ABI, the
+//! referee's checks) and some 200 µs a ply isolated (a JSON line each way over pipes, the worker
+//! stopped and continued around each turn and probed for fair time, and two worker processes
+//! started and awaited per game). Earlier runs, before fair time and the stops between turns,
+//! gave 180 to 330 and 72 to 90: that is the price of fair clocks, and what the issue on the
+//! arena's speed is to win back.
+//!
 
 use std::hint::black_box;
 use std::time::Duration;
