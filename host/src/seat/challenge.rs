@@ -163,7 +163,9 @@ impl ChallengeBrain {
         let reader = stream
             .try_clone()
             .map_err(|e| failed(format!("cannot read its connection: {e}")))?;
-        let (sender, frames) = mpsc::channel();
+        // Bounded: a player that floods its connection waits on it instead of filling the host's
+        // memory.
+        let (sender, frames) = mpsc::sync_channel(64);
         let probe = i32::try_from(process.child().id())
             .ok()
             .map(ProcessProbe::new);
@@ -280,7 +282,11 @@ fn accept(
 }
 
 /// Reads the player's messages until its connection ends or breaks the protocol.
-fn read_frames(mut reader: TcpStream, sender: &mpsc::Sender<Frame>, probe: Option<&ProcessProbe>) {
+fn read_frames(
+    mut reader: TcpStream,
+    sender: &mpsc::SyncSender<Frame>,
+    probe: Option<&ProcessProbe>,
+) {
     let mut arrival = ArrivalStamp::new();
     loop {
         let read = wire::read_message(&mut reader);

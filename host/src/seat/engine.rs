@@ -49,6 +49,9 @@ enum Line {
     Broken(String),
 }
 
+/// How many lines a reader holds that the seat has not taken yet.
+const READ_AHEAD: usize = 256;
+
 /// An outside engine, as a [`Brain`].
 pub struct EngineBrain {
     name: String,
@@ -96,7 +99,9 @@ impl EngineBrain {
         else {
             return Err(failed("it has no pipes".to_owned()));
         };
-        let (sender, lines) = mpsc::channel();
+        // Bounded: an engine that floods its output waits on its pipe instead of filling the
+        // host's memory.
+        let (sender, lines) = mpsc::sync_channel(READ_AHEAD);
         let reader_probe = i32::try_from(process.child().id())
             .ok()
             .map(ProcessProbe::new);
@@ -304,7 +309,7 @@ fn parse_info(line: &str) -> Option<SearchInfo> {
 
 /// Reads an engine's lines (at most 64 KiB each, in UTF-8) until it closes its output, each
 /// with its arrival (for fair time).
-fn read_lines(stdout: impl Read, sender: &mpsc::Sender<Line>, probe: Option<&ProcessProbe>) {
+fn read_lines(stdout: impl Read, sender: &mpsc::SyncSender<Line>, probe: Option<&ProcessProbe>) {
     let mut reader = BufReader::new(stdout);
     let mut line = Vec::new();
     let mut arrival = ArrivalStamp::new();

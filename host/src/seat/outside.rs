@@ -230,7 +230,13 @@ pub struct TurnWatch {
     kill_after: Option<Duration>,
     wall_limit: Option<Duration>,
     stopped: bool,
+    /// When the process's counters were last read: a message-heavy process (search reports
+    /// every microsecond) is not probed once a message.
+    looked: Option<Instant>,
 }
+
+/// How often [`TurnWatch::look`] reads the counters at most.
+const LOOK_EVERY: Duration = Duration::from_millis(1);
 
 impl TurnWatch {
     /// The limits of a move asked with `clocks`.
@@ -246,15 +252,23 @@ impl TurnWatch {
             kill_after,
             wall_limit: kill_after.map(super::wall_cap),
             stopped: false,
+            looked: None,
         }
     }
 
-    /// Charges the time so far to `control` and says what to do.
+    /// Charges the time so far to `control` and says what to do (at most once a millisecond,
+    /// unless a stop was just asked).
     pub fn look(
         &mut self,
         clock: &super::stopwatch::ProcessClock<'_>,
         control: &super::Control,
     ) -> Verdict {
+        // A stop just asked is seen at once; otherwise the counters are read once a millisecond.
+        let stop_pending = control.stop_requested() && !self.stopped;
+        if !stop_pending && self.looked.is_some_and(|at| at.elapsed() < LOOK_EVERY) {
+            return Verdict::Think;
+        }
+        self.looked = Some(Instant::now());
         let used = clock.so_far();
         control.charge(used);
         let mut verdict = Verdict::Think;

@@ -32,6 +32,13 @@ fn identity(mv: Move, captured: u32) -> Identity {
     (mv.from().index() as u8, mv.to().index() as u8, captured)
 }
 
+/// Whether another sequence can be the same move as `mv`: only one that takes the same pieces in
+/// another order, which needs a closed loop of jumps in it, and a loop on the board's diagonals
+/// has at least four. Shorter captures (nearly all of them) skip the check.
+fn may_repeat(mv: Move) -> bool {
+    mv.jumps() >= 4
+}
+
 /// Appends sequences to a move list, each move once; under precedence only those with the best
 /// key so far, dropping the ones a better sequence beats.
 struct Collect<'a> {
@@ -55,11 +62,14 @@ impl Sink for Collect<'_> {
                 self.best = key;
             }
         }
-        let id = identity(mv, captured);
-        if !self.seen.contains(&id) {
+        if may_repeat(mv) {
+            let id = identity(mv, captured);
+            if self.seen.contains(&id) {
+                return;
+            }
             self.seen.push(id);
-            self.out.push(mv);
         }
+        self.out.push(mv);
     }
 }
 
@@ -68,6 +78,9 @@ impl Sink for Collect<'_> {
 struct Count {
     best: Key,
     precedence: bool,
+    /// Captures too short to be another's twin, counted as they come.
+    short: u32,
+    /// The longer ones, each move once.
     seen: Vec<Identity>,
 }
 
@@ -79,7 +92,12 @@ impl Sink for Count {
         }
         if self.precedence && key > self.best {
             self.best = key;
+            self.short = 0;
             self.seen.clear();
+        }
+        if !may_repeat(mv) {
+            self.short += 1;
+            return;
         }
         let id = identity(mv, captured);
         if !self.seen.contains(&id) {
@@ -307,10 +325,11 @@ impl Position {
             let mut sink = Count {
                 best: 0,
                 precedence: self.rules == Variant::Fid,
+                short: 0,
                 seen: Vec::new(),
             };
             self.search_captures(capturers, &mut sink);
-            return sink.seen.len() as u32;
+            return sink.short + sink.seen.len() as u32;
         }
         let (us, _, empty) = self.sides();
         Direction::ALL
@@ -365,6 +384,9 @@ impl Position {
             }
         }
         // The same move by another path is legal once: as the sequence the list keeps.
+        if !may_repeat(mv) {
+            return true;
+        }
         let mut first = FirstOf {
             id: identity(mv, captured),
             key: precedence.then_some(key | jumper.with_king),
