@@ -2,6 +2,7 @@
 //! clocks, validates every answer, and ends the game by the rules or for a recorded reason.
 
 use std::fmt;
+use std::fmt::Write as _;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use tavola_sdk::abi::Clocks;
@@ -181,6 +182,8 @@ pub struct Referee<G: Game> {
     result: Option<GameResult>,
     /// Adjudicate a draw once this many plies have been played.
     max_plies: Option<usize>,
+    /// Whether an untimed turn's wall time is measured (for people who watch; the arena does not).
+    untimed_walls: bool,
 }
 
 impl<G: Game> Referee<G> {
@@ -198,7 +201,16 @@ impl<G: Game> Referee<G> {
             clocks: [settings.time; 2],
             turn_started: None,
             max_plies: None,
+            untimed_walls: true,
         }
+    }
+
+    /// Measures no wall time of the turns of an untimed game (their [`MoveEvent::elapsed`] is
+    /// the fair time given to [`Referee::finish_turn`], or zero): two clock reads a ply fewer.
+    #[must_use]
+    pub fn without_untimed_walls(mut self) -> Referee<G> {
+        self.untimed_walls = false;
+        self
     }
 
     /// Ends the game as a draw ([`Termination::Adjudication`]) once `max_plies` plies have been
@@ -240,7 +252,8 @@ impl<G: Game> Referee<G> {
         if !self.moves_text.is_empty() {
             self.moves_text.push(' ');
         }
-        self.moves_text.push_str(&mv.to_string());
+        // Written in place: no string made a ply.
+        let _ = write!(self.moves_text, "{mv}");
         self.result = rules_result::<G>(&self.position);
         self.adjudicate();
     }
@@ -300,6 +313,11 @@ impl<G: Game> Referee<G> {
         &self.moves
     }
 
+    /// The moves played so far in notation, separated by spaces.
+    pub fn moves_text(&self) -> &str {
+        &self.moves_text
+    }
+
     /// The result, once the game is over.
     pub fn result(&self) -> Option<&GameResult> {
         self.result.as_ref()
@@ -335,23 +353,36 @@ impl<G: Game> Referee<G> {
     /// without a seat (a person at the window), whose answer is given straight to
     /// [`Referee::finish_turn`].
     pub fn begin_turn(&mut self) -> Request<G> {
+        let mut request = Request {
+            start_text: String::new(),
+            moves_text: String::new(),
+            position: self.position.clone(),
+            clocks: seat::clocks(None, None, 0),
+        };
+        self.begin_turn_into(&mut request);
+        request
+    }
+
+    /// As [`Referee::begin_turn`], writing the request over `request` (whose text buffers are
+    /// reused: a game's requests are made once a ply).
+    pub fn begin_turn_into(&mut self, request: &mut Request<G>) {
         let me = self.position.side_to_move();
         let ms = |d: Option<Duration>| d.map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
-        let request = Request {
-            start_text: self.start_text.clone(),
-            moves_text: self.moves_text.clone(),
-            position: self.position.clone(),
-            clocks: Clocks {
-                movetime_ms: ms(self.settings.movetime).into(),
-                ..seat::clocks(
-                    ms(self.clocks[me.index()]),
-                    ms(self.clocks[me.other().index()]),
-                    ms(Some(self.settings.increment)).unwrap_or(0),
-                )
-            },
+        request.start_text.clone_from(&self.start_text);
+        request.moves_text.clone_from(&self.moves_text);
+        request.position.clone_from(&self.position);
+        request.clocks = Clocks {
+            movetime_ms: ms(self.settings.movetime).into(),
+            ..seat::clocks(
+                ms(self.clocks[me.index()]),
+                ms(self.clocks[me.other().index()]),
+                ms(Some(self.settings.increment)).unwrap_or(0),
+            )
         };
-        self.turn_started = Some(Instant::now());
-        request
+        let timed = self.settings.time.is_some() || self.settings.movetime.is_some();
+        if timed || self.untimed_walls {
+            self.turn_started = Some(Instant::now());
+        }
     }
 
     /// The most time `color` may take for its move now: its clock, or the time per move if that is

@@ -1,5 +1,6 @@
 //! The terminal front end: one game in the terminal, the board printed after each move.
 
+use std::fmt;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -74,7 +75,49 @@ pub fn seat_for<G: Evaluate>(
     variant: &str,
     setup: &GameSetup,
 ) -> anyhow::Result<Seated<G>> {
-    let seed = setup.seed ^ (color as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let made = brain_for::<G>(spec, color, variant, setup)?;
+    Ok(Seated {
+        seat: Seat::new(made.name, made.brain),
+        description: made.description,
+    })
+}
+
+/// The seed of `color`'s player in a game whose seed is `game_seed`.
+#[must_use]
+pub fn player_seed(game_seed: u64, color: Color) -> u64 {
+    game_seed ^ (color as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// A player made but not seated: its brain, to be asked on a thread of the caller's choosing.
+pub struct Made<G: Game> {
+    /// The player's name, as shown to people and written in records.
+    pub name: String,
+    /// What it is, as [`Seated::description`].
+    pub description: String,
+    /// The brain.
+    pub brain: Box<dyn Brain<G>>,
+}
+
+impl<G: Game> fmt::Debug for Made<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Made")
+            .field("name", &self.name)
+            .field("description", &self.description)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Makes the brain for `spec` playing `color` in `variant`, as [`seat_for`] does, without a seat.
+///
+/// # Errors
+/// As [`seat_for`].
+pub fn brain_for<G: Evaluate>(
+    spec: &SeatSpec,
+    color: Color,
+    variant: &str,
+    setup: &GameSetup,
+) -> anyhow::Result<Made<G>> {
+    let seed = player_seed(setup.seed, color);
     let isolation = setup.isolation.as_ref();
     let bad_spec = |reason: String| ParseSeatSpecError {
         spec: spec.to_string(),
@@ -200,9 +243,10 @@ pub fn seat_for<G: Evaluate>(
             )
         }
     };
-    Ok(Seated {
-        seat: Seat::new(name, brain),
+    Ok(Made {
+        name,
         description,
+        brain,
     })
 }
 

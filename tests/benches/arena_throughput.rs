@@ -1,25 +1,26 @@
 //! Games per second: what the arena costs next to the games it plays.
 //!
-//! The same kind of games, random against random Ataxx from the start position to the end, three
-//! ways: through the arena with the random *plugin* in-process (`arena_in_process`: seats on their
-//! own threads, the referee, the ABI, the tally), through the arena with each plugin in a worker
-//! process of its own, started afresh for every game (`arena_isolated`), and as a bare loop over the
-//! SDK's rules choosing uniformly random legal moves (`bare_sdk`: no seat, no ABI, no referee).
+//! The same kind of games, random against random Ataxx from the start position to the end, four
+//! ways: through the arena with the random *plugin* in-process (`arena_in_process`: the referee,
+//! the ABI, the tally), with the built-in random player (`arena_built_in`), with each plugin in a
+//! worker process of its own (`arena_isolated`), and as a bare loop over the SDK's rules choosing
+//! uniformly random legal moves (`bare_sdk`: no seat, no ABI, no referee).
 //! Throughput is in games, so criterion reports games per second; the ratios between the lines are
 //! the prices of the arena and of isolation.
 //!
 //! Run with `cargo bench -p tavola-tests --bench arena_throughput` (it builds the plugins first).
 //! The runs are small (10 samples) so that it finishes in a few minutes on two cores.
+//! `arena_built_in` is the built-in `random` player against itself: the arena without the ABI.
 //!
 //! On the two-core development machine (medians, games per second, one run, 2026-12-01): bare
-//! SDK 30 000, arena in-process 107 (1/280), isolated 13 (1/2300). A random game is about 185
-//! plies, so the arena costs some 50 µs a ply in-process (two thread hand-offs, the fair-time
-//! stopwatch's reads of the thread's scheduler counters, the request's text, the ABI, the
-//! referee's checks) and some 200 µs a ply isolated (a JSON line each way over pipes, the worker
-//! stopped and continued around each turn and probed for fair time, and two worker processes
-//! started and awaited per game). Earlier runs, before fair time and the stops between turns,
-//! gave 180 to 330 and 72 to 90: that is the price of fair clocks, and what the issue on the
-//! arena's speed is to win back.
+//! SDK 27 400, arena built-in 12 000 (0.44), in-process plugin 7 200 (0.26), isolated 28
+//! (1/1000). In-process, each game is played on its pool thread with the players called right
+//! there (no thread hand-off a move; a timer thread keeps the time); what is left is the
+//! request's text, the ABI and the plugin's replay of the new moves, the referee's parse and
+//! checks, and the tally. Isolated, the workers are kept from game to game; a move still costs a
+//! round trip of some 200 µs (pipes, reader threads, the process group stopped and continued
+//! around each turn, the fair-time probes). Before this pool (a seat thread per player, fresh
+//! workers each game) the same machine gave 107 in-process and 13 isolated.
 //!
 
 use std::hint::black_box;
@@ -40,16 +41,24 @@ use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::{Game, Position};
 use tavola_tests::artifacts;
 
-/// Games per measured iteration.
-const GAMES: u32 = 10;
+/// Games per measured iteration (one run of the arena), in-process and bare: a real match plays
+/// thousands, so the run's own start (threads, names, schedule) is a small share of each game.
+const GAMES: u32 = 100;
 
-fn config(isolation: Option<WorkerOptions>) -> ArenaConfig {
+/// Games per measured iteration with workers, which are that much slower.
+const ISOLATED_GAMES: u32 = 10;
+
+fn config(isolation: Option<WorkerOptions>, games: u32) -> ArenaConfig {
     let random: SeatSpec = artifacts()
         .random_bot
         .display()
         .to_string()
         .parse()
         .expect("a plugin's path is a seat spec");
+    config_of(random, isolation, games)
+}
+
+fn config_of(random: SeatSpec, isolation: Option<WorkerOptions>, games: u32) -> ArenaConfig {
     ArenaConfig {
         players: vec![random.clone(), random],
         format: Format::RoundRobin,
@@ -61,7 +70,7 @@ fn config(isolation: Option<WorkerOptions>) -> ArenaConfig {
             movetime: None,
             margin: tavola::referee::DEFAULT_MARGIN,
         },
-        games: GAMES,
+        games,
         concurrency: 1,
         seed: Some(1),
         opening_plies: 0,
@@ -108,15 +117,24 @@ fn arena_throughput(c: &mut Criterion) {
         b.iter(|| black_box(bare_games(&mut rng, GAMES)));
     });
 
-    let in_process = config(None);
+    let in_process = config(None, GAMES);
     group.bench_function("arena_in_process", |b| {
         b.iter(|| runner::run::<Ataxx>(&in_process).expect("the match runs"));
     });
 
-    let isolated = config(Some(WorkerOptions {
-        program: artifacts().tavola.clone(),
-        ..WorkerOptions::new().expect("the bench knows its own path")
-    }));
+    let built_in = config_of("random".parse().expect("a seat spec"), None, GAMES);
+    group.bench_function("arena_built_in", |b| {
+        b.iter(|| runner::run::<Ataxx>(&built_in).expect("the match runs"));
+    });
+
+    let isolated = config(
+        Some(WorkerOptions {
+            program: artifacts().tavola.clone(),
+            ..WorkerOptions::new().expect("the bench knows its own path")
+        }),
+        ISOLATED_GAMES,
+    );
+    group.throughput(Throughput::Elements(u64::from(ISOLATED_GAMES)));
     group.measurement_time(Duration::from_secs(20));
     group.bench_function("arena_isolated", |b| {
         b.iter(|| runner::run::<Ataxx>(&isolated).expect("the match runs"));

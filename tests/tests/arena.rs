@@ -1008,3 +1008,55 @@ fn a_results_line_that_does_not_replay_is_refused_and_nothing_is_lost() {
         &["r.jsonl:3: white_player 7 is not one of the run's 2 players"],
     );
 }
+
+#[test]
+fn a_worker_plays_its_whole_match_with_a_fresh_player_each_game() {
+    let dir = TempDir::new("arena-worker-kept");
+    let results = dir.path().join("results.jsonl");
+    let mut args = words("match --game ataxx --games 4 --tc 0 --concurrency 1 --seed 3");
+    args.extend([faulty("count"), artifacts().random_bot.clone().into()]);
+    args.extend([os("--results"), results.clone().into()]);
+    let output = tavola(args);
+    output.assert_code(0);
+    let lines = json_lines(&results);
+    assert_eq!(lines.len(), 4, "{output}");
+    assert!(
+        lines.iter().all(|l| l["termination"] == "normal"),
+        "{output}"
+    );
+    // One process made the player of every game (the name was asked of another, first).
+    for made in 1..=4 {
+        assert!(
+            output
+                .stderr
+                .contains(&format!("faulty-bot player {made} of this process")),
+            "no player {made} in one worker\n{output}"
+        );
+    }
+    assert!(
+        !output.stderr.contains("player 5 of this process"),
+        "{output}"
+    );
+}
+
+#[test]
+fn a_hung_in_process_bot_loses_on_time_and_the_match_goes_on() {
+    // Asked on the game's own thread, the bot never comes back: the timer ends the game, and
+    // another thread plays the next one.
+    let dir = TempDir::new("arena-hung-in-process");
+    let results = dir.path().join("results.jsonl");
+    let mut args =
+        words("match --game ataxx --games 2 --tc 1+0 --concurrency 1 --seed 3 --in-process");
+    args.extend([faulty("hang"), artifacts().random_bot.clone().into()]);
+    args.extend([os("--results"), results.clone().into()]);
+    let output = tavola(args);
+    output.assert_code(0);
+    let lines = json_lines(&results);
+    assert_eq!(lines.len(), 2, "{output}");
+    for line in &lines {
+        assert_eq!(line["termination"], "time forfeit", "{output}");
+        let faulty_white = line["white_player"] == 0;
+        let expected = if faulty_white { "0-1" } else { "1-0" };
+        assert_eq!(line["result"], expected, "{output}");
+    }
+}

@@ -4,13 +4,14 @@
 //! The statistics are pure and tested on their own: [`stats`] turns results into Elo, nElo, LOS
 //! and SPRT decisions, [`schedule`] decides which games are played in which order from which
 //! openings, and [`bradley_terry`] fits one rating list over all the games of a tournament.
-//! [`runner`] plays the games, [`results`] writes them so that no kill loses a finished one,
+//! [`runner`] plays the games (on the threads of the pool, `pool`), [`results`] writes them so that no kill loses a finished one,
 //! [`verify`] replays a resumed run's games through the rules before they count, [`summary`]
 //! tallies them, and [`progress`] shows how far the run is.
 
 pub mod bradley_terry;
 pub mod gsprt;
 pub mod merge;
+mod pool;
 pub mod progress;
 pub mod report;
 pub mod results;

@@ -62,6 +62,12 @@ impl Progress {
         }
     }
 
+    /// Whether [`Progress::game`] shows anything (its text need not be made otherwise).
+    #[must_use]
+    pub fn shows_games(&self) -> bool {
+        self.bar.is_some() || !self.quiet
+    }
+
     /// A message of its own line (above the bar, if there is one).
     pub fn note(&self, text: &str) {
         match &self.bar {

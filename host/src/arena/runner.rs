@@ -1,26 +1,25 @@
-//! Running a match or a tournament: pool threads play the scheduled games, the calling thread
-//! writes each result as it comes (the record, then the JSON line), keeps the running tally and
-//! shows the progress; at the end (or on the first Ctrl-C, once the games being played are over)
-//! the summary.
+//! Running a match or a tournament: the pool's threads (see `pool`) play the scheduled games and
+//! write each result as it comes (the record, then the JSON line), keeping the running tally and
+//! the progress; the calling thread waits for them, watches for Ctrl-C (on the first, the games
+//! being played finish and are written), and makes the summary.
 //!
-//! A match is the tournament of two players: both go through [`run`]. The pool threads live for
-//! the whole run, so the bots' worker processes they spawn (which die with the thread that started
-//! them) live exactly as long as their game. Every game has fresh seats: a bot that crashed in one
-//! game is started again for the next.
+//! A match is the tournament of two players: both go through [`run`]. Every game has fresh
+//! players; a worker process is kept from one game of its player to the next, and one that
+//! crashed is started again.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::Mutex;
-use std::thread;
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use tavola_sdk::{Color, Game, Position};
 
+use super::pool::{self, Done, Shared, Writer};
 use super::progress::{say, Progress, ProgressMode};
 use super::results::{self, GameLine};
 use super::resume::{self, Defaulted, RunSettings};
@@ -30,11 +29,10 @@ use super::summary::{RunFacts, Summary, Tally};
 use super::verify::{self, RunRules};
 use crate::builtin::search::{Limits, Searcher};
 use crate::builtin::Evaluate;
-use crate::record::GameRecord;
-use crate::referee::{GameResult, Referee, Settings, Termination};
+use crate::referee::Settings;
 use crate::seat::worker::{self, WorkerOptions};
 use crate::seat::{SeatKind, SeatSpec};
-use crate::text_ui::{seat_for, GameSetup};
+use crate::text_ui::{brain_for, GameSetup};
 
 /// What to play.
 #[derive(Debug, Clone)]
@@ -204,12 +202,6 @@ pub fn read_openings<G: Game>(path: &Path, variant: &str) -> anyhow::Result<Vec<
     Ok(openings)
 }
 
-/// What a pool thread sends back: a finished game, with its record unless a seat could not start.
-struct Finished {
-    line: GameLine,
-    record: Option<GameRecord>,
-}
-
 /// A letter for player `index`: A, B, ... Z, then numbers.
 fn letter(index: usize) -> String {
     u8::try_from(index).ok().filter(|&i| i < 26).map_or_else(
@@ -226,9 +218,10 @@ fn player_names<G: Evaluate>(config: &ArenaConfig, variant: &str) -> anyhow::Res
             bail!("the arena is for bots: {spec} cannot play");
         }
         let setup = setup_for(config, 0);
-        let seated = seat_for::<G>(spec, Color::White, variant, &setup)
+        // The brain alone: its name is all that is wanted of it.
+        let made = brain_for::<G>(spec, Color::White, variant, &setup)
             .with_context(|| format!("player {}", letter(player)))?;
-        names.push(seated.seat.name().to_owned());
+        names.push(made.name);
     }
     let copies = names.clone();
     for (player, name) in names.iter_mut().enumerate() {
@@ -239,7 +232,7 @@ fn player_names<G: Evaluate>(config: &ArenaConfig, variant: &str) -> anyhow::Res
     Ok(names)
 }
 
-fn setup_for(config: &ArenaConfig, seed: u64) -> GameSetup {
+pub(super) fn setup_for(config: &ArenaConfig, seed: u64) -> GameSetup {
     GameSetup {
         variant: config.variant.clone(),
         position: None,
@@ -249,70 +242,6 @@ fn setup_for(config: &ArenaConfig, seed: u64) -> GameSetup {
         settings: config.settings,
         seed,
         isolation: config.isolation.clone(),
-    }
-}
-
-/// Plays one scheduled game from `opening` with fresh seats.
-fn play_game<G: Evaluate>(
-    config: &ArenaConfig,
-    names: &[String],
-    game: &ScheduledGame,
-    opening: &str,
-    match_seed: u64,
-) -> Finished {
-    let started = Instant::now();
-    let setup = setup_for(config, game.seed);
-    let players = [game.white, game.black];
-    let start = G::parse_position(opening, config.variant.as_deref())
-        .expect("openings are made from positions of this game");
-    let variant = start.variant().to_owned();
-    let mut referee = Referee::<G>::new(start, config.settings).with_max_plies(config.max_plies);
-    let mut seats = Vec::with_capacity(2);
-    let mut failure = None;
-    for (color, &player) in [Color::White, Color::Black].iter().zip(&players) {
-        match seat_for::<G>(&config.players[player], *color, &variant, &setup) {
-            Ok(seated) => seats.push(seated.seat),
-            Err(e) => {
-                failure = Some(GameResult {
-                    winner: Some(color.other()),
-                    termination: Termination::Crash,
-                    reason: format!("{color} could not start: {e:#}"),
-                });
-                break;
-            }
-        }
-    }
-    let (result, record) = match (failure, <[_; 2]>::try_from(seats)) {
-        (None, Ok(mut seats)) => {
-            let result = referee.play(&mut seats, |_| {});
-            drop(seats);
-            let mut record = referee.record(&names[game.white], &names[game.black]);
-            record.set_tag("Round", results::round_tag(game.index));
-            (result, Some(record))
-        }
-        (Some(failure), _) => (failure, None),
-        (None, Err(_)) => unreachable!("two seats when none failed"),
-    };
-    let moves: Vec<String> = referee.moves().iter().map(ToString::to_string).collect();
-    Finished {
-        line: GameLine {
-            index: game.index,
-            pair: game.pair,
-            white: names[game.white].clone(),
-            black: names[game.black].clone(),
-            white_player: game.white,
-            black_player: Some(game.black),
-            opening: opening.to_owned(),
-            plies: moves.len(),
-            moves: moves.join(" "),
-            result: result.result_str().to_owned(),
-            termination: result.termination.as_str().to_owned(),
-            reason: result.describe(),
-            duration: started.elapsed().as_secs_f64(),
-            match_seed,
-            seed: game.seed,
-        },
-        record,
     }
 }
 
@@ -354,18 +283,18 @@ fn imbalance<G: Evaluate>(position: &G::Position) -> u32 {
 /// The openings of a schedule: from the file, or random plies (the most even of a few random
 /// lines each, see [`schedule::balanced_opening`]) made when a game first asks for one, so that a
 /// long run does not wait for all of them before its first game.
-struct Openings<'a> {
-    spec: &'a ScheduleSpec,
+pub(super) struct Openings {
+    spec: ScheduleSpec,
     plies: u32,
-    variant: &'a str,
+    variant: String,
     start: String,
     from_file: Option<Vec<String>>,
     made: Mutex<std::collections::HashMap<usize, String>>,
 }
 
-impl Openings<'_> {
+impl Openings {
     /// The position text game `index` of the schedule starts from (`None`: the start).
-    fn of<G: Evaluate>(&self, index: Option<usize>) -> anyhow::Result<String> {
+    pub(super) fn of<G: Evaluate>(&self, index: Option<usize>) -> anyhow::Result<String> {
         let Some(round) = index else {
             return Ok(self.start.clone());
         };
@@ -378,11 +307,11 @@ impl Openings<'_> {
         }
         // Made outside the lock (each is a few searches); two threads asking at once make the
         // same position from the same seed.
-        let mut rng = StdRng::seed_from_u64(schedule::opening_seed(self.spec, round));
+        let mut rng = StdRng::seed_from_u64(schedule::opening_seed(&self.spec, round));
         let text = schedule::balanced_opening::<G>(
             &mut rng,
             self.plies,
-            Some(self.variant),
+            Some(&self.variant),
             imbalance::<G>,
         )
         .map(|p| p.to_string())
@@ -532,9 +461,9 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
         say(warning);
     }
     let openings = Openings {
-        spec: &spec,
+        spec,
         plies: config.opening_plies,
-        variant: &variant,
+        variant: variant.clone(),
         start: start.to_string(),
         from_file: file_openings,
         made: Mutex::default(),
@@ -543,7 +472,6 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
     if let Some(first) = games.iter().find_map(|game| game.opening_index) {
         openings.of::<G>(Some(first))?;
     }
-    let opening_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
 
     let mut tally = Tally::new(players);
     let mut done = BTreeSet::new();
@@ -597,7 +525,7 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
             names.join(", ")
         )
     };
-    let mut finished = done.len();
+    let finished = done.len();
     let progress = Progress::start(config.progress, total as u64, finished as u64);
     progress.note(&format!(
         "{heading}, {total} games ({} to play), {} ({}), tc {}, seed {seed}, concurrency {}",
@@ -615,112 +543,70 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
         ));
     }
     worker::finish_on_first_interrupt();
-    let stop = AtomicBool::new(tally.decided());
-    let started = AtomicUsize::new(0);
-    let queue = Mutex::new(todo.into_iter());
-    let (sender, receiver) = mpsc::channel::<Finished>();
+    let pool_size = config.concurrency.max(1);
+    let decided = tally.decided();
+    let writer = Writer {
+        results: results_file,
+        progress,
+        tally,
+        finished,
+        played: 0,
+        total,
+        error: None,
+    };
+    let shared = Arc::new(Shared::<G>::new(
+        config.clone(),
+        names.clone(),
+        openings,
+        seed,
+        todo,
+        writer,
+    ));
+    if decided {
+        shared.stop_queue();
+    }
+    let (sender, receiver) = mpsc::channel::<Done>();
+    let timer = pool::start(&shared, pool_size, &sender).context("starting the arena's threads")?;
+    drop(sender);
     let mut interrupted = false;
-    let written = thread::scope(|scope| -> anyhow::Result<()> {
-        for _ in 0..config.concurrency.max(1) {
-            let sender = sender.clone();
-            let (queue, names, openings, opening_error) =
-                (&queue, &names, &openings, &opening_error);
-            let (stop, started) = (&stop, &started);
-            scope.spawn(move || loop {
-                let next = queue
-                    .lock()
-                    .map(|mut q| {
-                        // Checked under the lock, so that no game starts after a stop is counted.
-                        if stop.load(Ordering::SeqCst) {
-                            return None;
-                        }
-                        let next = q.next();
-                        if next.is_some() {
-                            started.fetch_add(1, Ordering::SeqCst);
-                        }
-                        next
-                    })
-                    .unwrap_or(None);
-                let Some(game) = next else { break };
-                let opening = match openings.of::<G>(game.opening_index) {
-                    Ok(opening) => opening,
-                    Err(e) => {
-                        let _guard = queue.lock();
-                        stop.store(true, Ordering::SeqCst);
-                        if let Ok(mut slot) = opening_error.lock() {
-                            slot.get_or_insert(e);
-                        }
-                        break;
-                    }
-                };
-                let outcome = play_game::<G>(config, names, &game, &opening, seed);
-                if sender.send(outcome).is_err() {
-                    break;
-                }
-            });
+    let mut pool_done = 0;
+    while pool_done < pool_size {
+        match receiver.recv_timeout(Duration::from_millis(50)) {
+            Ok(Done) => pool_done += 1,
+            Err(RecvTimeoutError::Timeout) => {}
+            // The timer holds a sender: not before it stops.
+            Err(RecvTimeoutError::Disconnected) => break,
         }
-        drop(sender);
-        // The receiver lives in this closure: if writing fails (or panics), it goes with it, the
-        // pool's next send fails, and no game is played for nothing.
-        let receiver = receiver;
-        let stop_on_error = |result: anyhow::Result<()>| {
-            if result.is_err() {
-                let _guard = queue.lock();
-                stop.store(true, Ordering::SeqCst);
-            }
-            result
-        };
-        let mut played = 0;
-        loop {
-            match receiver.recv_timeout(Duration::from_millis(50)) {
-                Ok(outcome) => {
-                    let line = &outcome.line;
-                    // The record first: a results line is the promise that the game is whole.
-                    if let (Some(path), Some(record)) = (&config.pgn, &outcome.record) {
-                        stop_on_error(results::append_record(path, record))?;
-                    }
-                    if let Some(file) = &mut results_file {
-                        stop_on_error(results::append_line(file, line))?;
-                    }
-                    tally.add(line);
-                    finished += 1;
-                    played += 1;
-                    let llr = config
-                        .sprt
-                        .map(|sprt| format!(", LLR {:.2}", tally.llr(&sprt)))
-                        .unwrap_or_default();
-                    progress.game(
-                        &format!(
-                            "Game {finished}/{total} (#{}): {} vs {} {} ({})",
-                            line.index + 1,
-                            line.white,
-                            line.black,
-                            line.result,
-                            line.termination,
-                        ),
-                        &format!("{}{llr}", tally.progress(&names)),
-                    );
-                    if tally.check_sprt(config.sprt.as_ref()) && !stop.swap(true, Ordering::SeqCst)
-                    {
-                        progress.note("SPRT decided: finishing the games being played");
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => break,
-            }
-            if !interrupted && worker::interrupt_requested() {
-                interrupted = true;
-                let _guard = queue.lock();
-                stop.store(true, Ordering::SeqCst);
-                let playing = started.load(Ordering::SeqCst).saturating_sub(played);
-                progress.note(&format!(
+        if !interrupted && worker::interrupt_requested() {
+            interrupted = true;
+            shared.stop_queue();
+            let writer = shared.writer.lock().ok();
+            if let Some(writer) = writer.as_ref().and_then(|w| w.as_ref()) {
+                let playing = shared
+                    .started
+                    .load(Ordering::SeqCst)
+                    .saturating_sub(writer.played);
+                writer.progress.note(&format!(
                     "Interrupted: finishing the {playing} game(s) being played, then the summary \
                      (Ctrl-C again to stop at once; --resume continues)"
                 ));
             }
         }
-        Ok(())
-    });
+    }
+    pool::stop_timer(&shared, timer);
+    let Writer {
+        progress,
+        tally,
+        finished,
+        error,
+        ..
+    } = shared
+        .writer
+        .lock()
+        .ok()
+        .and_then(|mut w| w.take())
+        .expect("the writer is there until the pool is done");
+    let written = error.map_or(Ok(()), Err);
     progress.finish();
 
     let summary = Summary::new(
@@ -747,7 +633,7 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
     });
     written?;
     summary_written.transpose()?;
-    if let Some(e) = opening_error.into_inner().ok().flatten() {
+    if let Some(e) = shared.opening_error.lock().ok().and_then(|mut e| e.take()) {
         return Err(e);
     }
     Ok(summary)

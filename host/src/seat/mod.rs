@@ -208,6 +208,26 @@ pub struct GameOver<G: Game> {
     pub winner: Option<tavola_sdk::Color>,
 }
 
+/// Asks `brain` for a move on the current thread, a panic caught and turned into
+/// [`SeatFailure::Panic`] with its message.
+pub(crate) fn choose_caught<G: Game>(
+    brain: &mut dyn Brain<G>,
+    request: &Request<G>,
+    control: &Control,
+) -> Answer {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        brain.choose(request, control)
+    }))
+    .unwrap_or_else(|payload| {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_owned());
+        Err(SeatFailure::Panic(message))
+    })
+}
+
 /// What a seat's thread is given to do.
 enum Job<G: Game> {
     Move(u64, Box<Request<G>>),
@@ -268,7 +288,7 @@ impl Control {
     }
 
     /// Forgets the last move's time (a new request is on its way).
-    fn reset_time(&self) {
+    pub(crate) fn reset_time(&self) {
         self.measured.store(NOT_MEASURED, Ordering::Relaxed);
         if let Ok(mut watch) = self.watch.lock() {
             *watch = None;
@@ -276,7 +296,7 @@ impl Control {
     }
 
     /// Starts the clock of a request that has just reached the brain's thread.
-    fn start_time(&self) {
+    pub(crate) fn start_time(&self) {
         if let Ok(mut watch) = self.watch.lock() {
             *watch = Some(ThreadStopwatch::start());
         }
@@ -355,17 +375,7 @@ impl<G: Game> Seat<G> {
                     };
                     // The clock starts when the request reaches this thread, not when it was sent.
                     thread_control.start_time();
-                    let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        brain.choose(&request, &thread_control)
-                    }))
-                    .unwrap_or_else(|payload| {
-                        let message = payload
-                            .downcast_ref::<&str>()
-                            .map(|s| (*s).to_owned())
-                            .or_else(|| payload.downcast_ref::<String>().cloned())
-                            .unwrap_or_else(|| "unknown panic".to_owned());
-                        Err(SeatFailure::Panic(message))
-                    });
+                    let answer = choose_caught(&mut *brain, &request, &thread_control);
                     // Frozen now: waiting for the next request is not this move's time.
                     let used = thread_control.charged();
                     thread_control.charge(used);

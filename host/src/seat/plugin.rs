@@ -1,8 +1,10 @@
 //! Plugins in-process: loading a bot library and asking its players for moves through the ABI.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
 
 use abi_stable::library::{lib_header_from_path, LibHeader, LibraryError, RootModule};
 use abi_stable::sabi_trait::TD_Opaque;
@@ -116,6 +118,20 @@ impl Library {
     /// # Errors
     /// A [`LoadError`] naming the path and the reason.
     pub fn load(path: &Path) -> Result<Library, LoadError> {
+        // A library is never unloaded, and the loader hands out the same one for the same path:
+        // loaded once, it is taken from here (a match loads its plugins for every game).
+        static LOADED: Mutex<BTreeMap<PathBuf, Library>> = Mutex::new(BTreeMap::new());
+        if let Some(library) = LOADED.lock().ok().and_then(|l| l.get(path).cloned()) {
+            return Ok(library);
+        }
+        let library = Library::load_uncached(path)?;
+        if let Ok(mut loaded) = LOADED.lock() {
+            loaded.insert(path.to_owned(), library.clone());
+        }
+        Ok(library)
+    }
+
+    fn load_uncached(path: &Path) -> Result<Library, LoadError> {
         // dlopen does not search the current directory for a bare name: canonicalise first.
         let path = path
             .canonicalize()

@@ -66,11 +66,59 @@ fn parse_counters(text: &[u8]) -> Option<Counters> {
 /// Whether the thread or process whose `stat` file is at `path` is asleep or waiting (not
 /// runnable: neither running nor waiting for a CPU).
 fn is_asleep(path: &str) -> bool {
-    std::fs::read_to_string(path).is_ok_and(|stat| {
-        stat.rsplit_once(')')
-            .and_then(|(_, rest)| rest.trim_start().chars().next())
-            .is_some_and(|state| matches!(state, 'S' | 'D' | 'T' | 't' | 'I'))
-    })
+    std::fs::read(path).is_ok_and(|stat| stat_is_asleep(&stat))
+}
+
+/// Whether a `stat` file's text says asleep or waiting (the state after the command's `)`).
+fn stat_is_asleep(stat: &[u8]) -> bool {
+    let Some(end) = stat.iter().rposition(|&b| b == b')') else {
+        return false;
+    };
+    stat[end + 1..]
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|state| matches!(state, b'S' | b'D' | b'T' | b't' | b'I'))
+}
+
+/// A process's `stat` and `schedstat` files, kept open: a look is then three reads, not three
+/// opens, reads and closes (a worker is looked at twice a move). An open file stays the
+/// process's own: once it is gone, reads fail rather than find another with its id.
+#[derive(Debug)]
+struct OpenStat {
+    stat: std::fs::File,
+    schedstat: std::fs::File,
+}
+
+impl OpenStat {
+    fn open(stat: &str, schedstat: &str) -> Option<OpenStat> {
+        Some(OpenStat {
+            stat: std::fs::File::open(stat).ok()?,
+            schedstat: std::fs::File::open(schedstat).ok()?,
+        })
+    }
+
+    fn is_asleep(&self) -> bool {
+        use std::os::unix::fs::FileExt;
+        let mut buffer = [0_u8; 1024];
+        self.stat
+            .read_at(&mut buffer, 0)
+            .is_ok_and(|read| stat_is_asleep(&buffer[..read]))
+    }
+
+    fn look(&self) -> Option<Look> {
+        use std::os::unix::fs::FileExt;
+        let before = Instant::now();
+        let asleep_before = self.is_asleep();
+        let mut buffer = [0_u8; 96];
+        let read = self.schedstat.read_at(&mut buffer, 0).ok()?;
+        let counters = parse_counters(&buffer[..read])?;
+        let asleep = asleep_before && self.is_asleep();
+        Some(Look {
+            counters,
+            asleep,
+            window: before.elapsed(),
+        })
+    }
 }
 
 /// A thread's counters read from another thread, with what is sure of them: when it was asleep
@@ -213,6 +261,7 @@ pub struct ProcessProbe {
     schedstat: String,
     stat: String,
     statm: String,
+    open: Option<OpenStat>,
     #[cfg(target_os = "linux")]
     clock: Option<libc::clockid_t>,
     cores: u32,
@@ -228,9 +277,14 @@ impl ProcessProbe {
             // SAFETY: `clock` is a valid out-parameter.
             (unsafe { libc::clock_getcpuclockid(pid, &mut clock) } == 0).then_some(clock)
         };
+        let (stat, schedstat) = (
+            format!("/proc/{pid}/stat"),
+            format!("/proc/{pid}/schedstat"),
+        );
         ProcessProbe {
-            schedstat: format!("/proc/{pid}/schedstat"),
-            stat: format!("/proc/{pid}/stat"),
+            open: OpenStat::open(&stat, &schedstat),
+            schedstat,
+            stat,
             statm: format!("/proc/{pid}/statm"),
             #[cfg(target_os = "linux")]
             clock,
@@ -242,7 +296,10 @@ impl ProcessProbe {
     /// The process's counters now (zeros where the kernel does not say).
     #[must_use]
     pub fn sample(&self) -> ProcessSample {
-        let look = look(&self.stat, &self.schedstat);
+        let look = match &self.open {
+            Some(open) => open.look(),
+            None => look(&self.stat, &self.schedstat),
+        };
         let counters = look.map(|l| l.counters).unwrap_or_default();
         ProcessSample {
             run_delay_ns: counters.delay_ns,
@@ -476,6 +533,7 @@ mod tests {
             schedstat: String::new(),
             stat: String::new(),
             statm: String::new(),
+            open: None,
             #[cfg(target_os = "linux")]
             clock: None,
             cores: 2,
@@ -527,6 +585,16 @@ mod tests {
             probe.charge_so_far(wall, from, asleep),
             Duration::from_millis(95)
         );
+    }
+
+    #[test]
+    fn a_stat_line_says_whether_asleep() {
+        assert!(stat_is_asleep(b"42 (bot) S 1 42 42 0 -1"));
+        // A command may hold spaces and parentheses: the state follows the last one.
+        assert!(!stat_is_asleep(b"42 (a) R (b) R 1 42"));
+        assert!(stat_is_asleep(b"42 (a) R (b) D 1"));
+        assert!(!stat_is_asleep(b"garbage"));
+        assert!(!stat_is_asleep(b""));
     }
 
     #[test]

@@ -238,6 +238,16 @@ pub struct WorkerBrain {
     broken: Option<String>,
 }
 
+/// Why a worker made no player.
+enum NewPlayerError {
+    /// The bot refused the game, with its reason (already worded).
+    Refused(String),
+    /// The worker answered something else.
+    Failed(String),
+    /// No answer in time, or the worker broke or died (see `WorkerBrain::silence`).
+    Silent,
+}
+
 /// What the reader thread passes on: a message with the moment it arrived, or why the
 /// protocol broke.
 enum Event {
@@ -300,22 +310,89 @@ impl WorkerBrain {
         brain.descendants = std::iter::successors(child_of(worker), |&pid| child_of(pid))
             .take(2)
             .collect();
-        brain.send(&ToWorker::NewPlayer {
+        brain
+            .new_player(game, variant, color, seed, bot_options, deadline)
+            .map_err(|e| match e {
+                NewPlayerError::Refused(reason) => LoadError::Isolated(reason),
+                NewPlayerError::Failed(reason) => failed(reason),
+                NewPlayerError::Silent => failed(brain.silence(options.startup_timeout)),
+            })?;
+        Ok((brain, bot))
+    }
+
+    /// Makes the worker's player for a new game (the last one's is dropped), as a worker that
+    /// plays a whole match is asked before each game: a fresh player, with the process, the
+    /// library and its start-up kept. Allowed `timeout` to answer.
+    ///
+    /// # Errors
+    /// A one-line reason: the bot refused the game, or the worker broke, died or said nothing.
+    pub fn new_game(
+        &mut self,
+        game: &str,
+        variant: &str,
+        color: Color,
+        seed: u64,
+        bot_options: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<(), String> {
+        if !self.is_reusable() {
+            return Err(format!("the worker of {} is gone", self.name));
+        }
+        self.freeze(libc::SIGCONT);
+        let deadline = Instant::now() + timeout;
+        self.new_player(game, variant, color, seed, bot_options, deadline)
+            .map_err(|e| match e {
+                NewPlayerError::Refused(reason) | NewPlayerError::Failed(reason) => reason,
+                NewPlayerError::Silent => self.silence(timeout),
+            })
+    }
+
+    /// Whether the worker is alive and its protocol whole, so that it can play another game.
+    #[must_use]
+    pub fn is_reusable(&self) -> bool {
+        self.status.is_none() && self.broken.is_none() && !self.has_exited()
+    }
+
+    fn new_player(
+        &mut self,
+        game: &str,
+        variant: &str,
+        color: Color,
+        seed: u64,
+        bot_options: &[(String, String)],
+        deadline: Instant,
+    ) -> Result<(), NewPlayerError> {
+        // What the last game left unread (a late report, say) is no answer to this.
+        while let Ok(event) = self.messages.try_recv() {
+            if let Event::Broken(why) = event {
+                self.broken = Some(why);
+                return Err(NewPlayerError::Silent);
+            }
+        }
+        self.send(&ToWorker::NewPlayer {
             game: game.to_owned(),
             variant: variant.to_owned(),
             color: color as u8,
             seed,
             options: bot_options.to_vec(),
         });
-        match brain.receive_until(deadline) {
+        match self.receive_until(deadline) {
             Some(FromWorker::Ready) => {
                 // Until its first turn, it waits stopped.
-                brain.freeze(libc::SIGSTOP);
-                Ok((brain, bot))
+                self.freeze(libc::SIGSTOP);
+                Ok(())
             }
-            Some(FromWorker::Refused { reason }) => Err(LoadError::Isolated(reason)),
-            Some(other) => Err(failed(format!("unexpected worker message {other:?}"))),
-            None => Err(failed(brain.silence(options.startup_timeout))),
+            Some(FromWorker::Refused { reason }) => {
+                self.freeze(libc::SIGSTOP);
+                Err(NewPlayerError::Refused(reason))
+            }
+            Some(other) => {
+                self.kill();
+                Err(NewPlayerError::Failed(format!(
+                    "unexpected worker message {other:?}"
+                )))
+            }
+            None => Err(NewPlayerError::Silent),
         }
     }
 

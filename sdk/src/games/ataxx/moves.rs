@@ -45,8 +45,11 @@ impl Move {
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Move::Clone(to) => write!(f, "{to}"),
-            Move::Jump { from, to } => write!(f, "{from}{to}"),
+            Move::Clone(to) => f.write_str(to.name()),
+            Move::Jump { from, to } => {
+                f.write_str(from.name())?;
+                f.write_str(to.name())
+            }
             Move::Pass => f.write_str("0000"),
         }
     }
@@ -73,9 +76,16 @@ pub(super) fn parse(text: &str) -> Result<(Move, Option<Square>), ParseMoveError
     if trimmed == "0000" {
         return Ok((Move::Pass, None));
     }
+    // Byte by byte, trimmed once: the host and every bot read a move each ply.
     let square = |part: &str| {
-        part.parse::<Square>()
-            .map_err(|_| invalid(format!("{part:?} is not a square (a1 to g7)")))
+        match part.as_bytes() {
+            &[file, rank] => Square::from_coords(
+                file.to_ascii_lowercase().wrapping_sub(b'a'),
+                rank.wrapping_sub(b'1'),
+            ),
+            _ => None,
+        }
+        .ok_or_else(|| invalid(format!("{part:?} is not a square (a1 to g7)")))
     };
     match trimmed.len() {
         _ if !trimmed.is_ascii() => Err(invalid("unexpected non-ASCII character".to_owned())),

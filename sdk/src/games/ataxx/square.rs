@@ -115,7 +115,26 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", char::from(b'a' + self.file()), self.rank() + 1)
+        f.write_str(self.name())
+    }
+}
+
+impl Square {
+    /// The square's name, `a1` to `g7` (without the formatting machinery: a game's moves are
+    /// written on every ply).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        #[rustfmt::skip]
+        const NAMES: [&str; 49] = [
+            "a1", "b1", "c1", "d1", "e1", "f1", "g1",
+            "a2", "b2", "c2", "d2", "e2", "f2", "g2",
+            "a3", "b3", "c3", "d3", "e3", "f3", "g3",
+            "a4", "b4", "c4", "d4", "e4", "f4", "g4",
+            "a5", "b5", "c5", "d5", "e5", "f5", "g5",
+            "a6", "b6", "c6", "d6", "e6", "f6", "g6",
+            "a7", "b7", "c7", "d7", "e7", "f7", "g7",
+        ];
+        NAMES[self.index()]
     }
 }
 
@@ -228,6 +247,8 @@ mod tests {
         for (i, s) in Square::ALL.iter().enumerate() {
             assert_eq!(s.index(), i);
             assert_eq!(s.to_string().parse::<Square>(), Ok(*s));
+            let name = format!("{}{}", char::from(b'a' + s.file()), s.rank() + 1);
+            assert_eq!(s.name(), name);
         }
     }
 
