@@ -210,13 +210,22 @@ pub(super) fn start<G: Evaluate>(
     {
         let mut slots = lock(&shared.timer.slots);
         for _ in 0..count.max(1) {
-            slots.push(spawn_slot(shared, sender)?);
+            slots.push(spawn_slot(shared, sender, None)?);
         }
     }
     let (shared, sender) = (Arc::clone(shared), sender.clone());
     thread::Builder::new()
         .name("arena timer".into())
-        .spawn(move || timer_loop(&shared, &sender))
+        .spawn(move || {
+            // A fault of its own restarts the timer rather than leave hung players unwatched.
+            while std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                timer_loop(&shared, &sender);
+            }))
+            .is_err()
+            {
+                log::error!("the arena's timer failed: restarted");
+            }
+        })
 }
 
 /// Ends the timer (after the last game: nothing is watched any more).
@@ -301,7 +310,9 @@ impl Workers {
         bot_options: &[(String, String)],
     ) -> anyhow::Result<Box<WorkerBrain>> {
         let (variant, color, seed) = start;
-        if let Some(at) = self.0.iter().position(|(p, _)| *p == player) {
+        // A CPU-time limit is the process's, so it is per game only with a process per game.
+        let kept = options.cpu_seconds.is_none();
+        if let Some(at) = self.0.iter().position(|(p, _)| kept && *p == player) {
             let (_, mut worker) = self.0.swap_remove(at);
             match worker.new_game(
                 G::NAME,
@@ -375,9 +386,18 @@ impl<G: Game> Timer<G> {
     }
 }
 
+/// A game the timer took from a thread it gave up on: written and closed by the thread that takes
+/// the old one's place, so that the timer itself runs no player's code and writes nothing.
+struct Orphan<G: Game> {
+    finished: Finished,
+    over: Option<GameOver<G>>,
+    players: Vec<Player<G>>,
+}
+
 fn spawn_slot<G: Evaluate>(
     shared: &Arc<Shared<G>>,
     sender: &Sender<Done>,
+    orphan: Option<Orphan<G>>,
 ) -> std::io::Result<Arc<Slot<G>>> {
     let slot = Arc::new(Slot {
         state: Mutex::new(SlotState {
@@ -390,14 +410,45 @@ fn spawn_slot<G: Evaluate>(
     let (shared, thread_slot, sender) = (Arc::clone(shared), Arc::clone(&slot), sender.clone());
     thread::Builder::new()
         .name("arena game".into())
-        .spawn(move || slot_loop(&shared, &thread_slot, &sender))?;
+        .spawn(move || {
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                slot_loop(&shared, &thread_slot, orphan)
+            }));
+            let done = run.unwrap_or_else(|payload| {
+                // A fault of the pool's own (the players' are caught where they are called):
+                // no more games, and `run` is not left waiting for this thread.
+                let what = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                log::error!("an arena thread failed: {what}");
+                shared.stop_queue();
+                !lock(&thread_slot.state).abandoned
+            });
+            if done {
+                let _ = sender.send(Done);
+            }
+        })?;
     Ok(slot)
 }
 
-/// A pool thread: plays games until there are none, then says it is done (unless the timer took
-/// it over: then its replacement will).
-fn slot_loop<G: Evaluate>(shared: &Shared<G>, slot: &Slot<G>, sender: &Sender<Done>) {
+/// A pool thread: writes and closes the game it inherits, if any, then plays games until there
+/// are none. Returns whether it should say it is done: not if the timer gave up on it (then its
+/// replacement will).
+fn slot_loop<G: Evaluate>(shared: &Shared<G>, slot: &Slot<G>, orphan: Option<Orphan<G>>) -> bool {
     let mut workers = Workers(Vec::new());
+    if let Some(Orphan {
+        finished,
+        over,
+        players,
+    }) = orphan
+    {
+        shared.write(&finished);
+        if !close(slot, over, players, &mut workers) {
+            return false;
+        }
+    }
     while let Some(game) = shared.next_game() {
         let opening = match shared.openings.of::<G>(game.opening_index) {
             Ok(opening) => opening,
@@ -409,11 +460,11 @@ fn slot_loop<G: Evaluate>(shared: &Shared<G>, slot: &Slot<G>, sender: &Sender<Do
         };
         let Some((finished, over, players)) = play(shared, slot, &mut workers, game, opening)
         else {
-            return;
+            return false;
         };
         let written = shared.write(&finished);
         if !close(slot, over, players, &mut workers) {
-            return;
+            return false;
         }
         if !written {
             break;
@@ -421,7 +472,7 @@ fn slot_loop<G: Evaluate>(shared: &Shared<G>, slot: &Slot<G>, sender: &Sender<Do
     }
     // The kept workers go before the pool thread says it is done: nothing outlives the run.
     drop(workers);
-    let _ = sender.send(Done);
+    true
 }
 
 /// Tells the players the result and drops them (but the workers to keep), watched; `false` if
@@ -577,7 +628,7 @@ fn play<G: Evaluate>(
             None => Some(state),
         };
         let answer = choose_caught(player.brain.brain(), &request, &player.control);
-        // Untimed, the referee's own wall time is the record's; timed, the fair time.
+        // Timed, the fair time is charged; untimed, nothing is (and none is measured).
         let used = limit.map(|_| {
             let used = player.control.charged();
             player.control.charge(used);
@@ -649,9 +700,9 @@ enum Look<G: Game> {
     Idle,
     /// Look again by then.
     Until(Instant),
-    /// The slot's thread is given up: the game it held (if any) is over, this is its line and its
-    /// players to drop.
-    GiveUp(Option<Box<(Finished, Vec<Player<G>>)>>),
+    /// The slot's thread is given up: the game it held (if any) is over, for the new thread to
+    /// write and close.
+    GiveUp(Option<Box<Orphan<G>>>),
 }
 
 fn timer_loop<G: Evaluate>(shared: &Arc<Shared<G>>, sender: &Sender<Done>) {
@@ -662,7 +713,6 @@ fn timer_loop<G: Evaluate>(shared: &Arc<Shared<G>>, sender: &Sender<Done>) {
         let now = Instant::now();
         let mut next = now + SWEEP;
         let mut watching = false;
-        let mut dropped = Vec::new();
         for index in 0..slots.len() {
             match look(shared, &slots[index], now) {
                 Look::Idle => {}
@@ -670,16 +720,14 @@ fn timer_loop<G: Evaluate>(shared: &Arc<Shared<G>>, sender: &Sender<Done>) {
                     watching = true;
                     next = next.min(at);
                 }
-                Look::GiveUp(game) => {
-                    if let Some(game) = game {
-                        let (finished, players) = *game;
-                        shared.write(&finished);
-                        dropped.extend(players);
-                    }
-                    match spawn_slot(shared, sender) {
+                Look::GiveUp(orphan) => {
+                    // The new thread writes the game and closes its players: the timer runs
+                    // nothing that may wait.
+                    match spawn_slot(shared, sender, orphan.map(|orphan| *orphan)) {
                         Ok(slot) => slots[index] = slot,
                         Err(e) => {
-                            // The slot's games are not played: the run ends without them.
+                            // The slot's games are not played (nor the one taken written): the
+                            // run ends without them.
                             log::error!("cannot start a thread for the arena's games: {e}");
                             shared.stop_queue();
                             let _ = sender.send(Done);
@@ -687,14 +735,6 @@ fn timer_loop<G: Evaluate>(shared: &Arc<Shared<G>>, sender: &Sender<Done>) {
                     }
                 }
             }
-        }
-        if !dropped.is_empty() {
-            // Dropped outside the lock (a worker's drop waits for its process), then a fresh
-            // look: a move registered meanwhile may have found no one to wake.
-            drop(slots);
-            drop(dropped);
-            slots = lock(&timer.slots);
-            continue;
         }
         // Nothing watched: the sweep is only for players stuck where nothing registered them.
         let wait = next.saturating_duration_since(Instant::now());
@@ -790,8 +830,13 @@ fn look<G: Evaluate>(shared: &Shared<G>, slot: &Slot<G>, now: Instant) -> Look<G
                 .cloned()
                 .expect("a time-out ends the game");
             let finished = finish(shared, &in_play, &result, true);
+            let over = in_play.referee.game_over();
             let players = in_play.players.into_iter().flatten().collect();
-            Look::GiveUp(Some(Box::new((finished, players))))
+            Look::GiveUp(Some(Box::new(Orphan {
+                finished,
+                over,
+                players,
+            })))
         }
     }
 }

@@ -566,7 +566,14 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
         shared.stop_queue();
     }
     let (sender, receiver) = mpsc::channel::<Done>();
-    let timer = pool::start(&shared, pool_size, &sender).context("starting the arena's threads")?;
+    let timer = match pool::start(&shared, pool_size, &sender) {
+        Ok(timer) => timer,
+        Err(e) => {
+            // The threads that did start play no more.
+            shared.stop_queue();
+            return Err(anyhow::Error::new(e).context("starting the arena's threads"));
+        }
+    };
     drop(sender);
     let mut interrupted = false;
     let mut pool_done = 0;

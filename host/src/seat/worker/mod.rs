@@ -339,6 +339,9 @@ impl WorkerBrain {
             return Err(format!("the worker of {} is gone", self.name));
         }
         self.freeze(libc::SIGCONT);
+        // What the last game's memory said is no reason for this game's end.
+        self.peak_memory = 0;
+        self.out_of_memory.store(false, Ordering::Relaxed);
         let deadline = Instant::now() + timeout;
         self.new_player(game, variant, color, seed, bot_options, deadline)
             .map_err(|e| match e {
