@@ -5,6 +5,8 @@
 
 pub mod arena;
 pub mod builtin;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod gui;
 pub mod menu;
 pub mod protocol;

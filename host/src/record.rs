@@ -35,6 +35,11 @@ pub struct RecordedMove {
     pub clock: Option<Duration>,
 }
 
+/// Whether `token` is a game's result as a record writes it.
+fn is_result(token: &str) -> bool {
+    matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
+}
+
 /// A game record: tags, moves, result.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct GameRecord {
@@ -142,7 +147,12 @@ impl GameRecord {
         records.extend(current);
         for record in &mut records {
             if record.result.is_empty() {
-                record.result = record.tag("Result").unwrap_or("*").to_owned();
+                // The tag's value, if it is a result (it ends the movetext when written).
+                record.result = record
+                    .tag("Result")
+                    .filter(|r| is_result(r))
+                    .unwrap_or("*")
+                    .to_owned();
             }
         }
         Ok(records)
@@ -250,7 +260,7 @@ fn parse_movetext(line: &str, record: &mut GameRecord) -> Result<(), String> {
         let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
         let token = &rest[..end];
         rest = &rest[end..];
-        if matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*") {
+        if is_result(token) {
             record.result = token.to_owned();
         } else if token
             .trim_end_matches('.')
@@ -261,13 +271,16 @@ fn parse_movetext(line: &str, record: &mut GameRecord) -> Result<(), String> {
             // A move number.
         } else if let Some((number, mv)) = token.split_once('.') {
             // `12.b6` or `12...b6`: a number glued to its move.
-            if !number.chars().all(|c| c.is_ascii_digit()) {
+            let mv = mv.trim_start_matches('.');
+            if !number.chars().all(|c| c.is_ascii_digit()) || !could_be_move(mv) {
                 return Err(format!("unexpected {token:?}"));
             }
             record.moves.push(RecordedMove {
-                text: mv.trim_start_matches('.').to_owned(),
+                text: mv.to_owned(),
                 clock: None,
             });
+        } else if !could_be_move(token) {
+            return Err(format!("unexpected {token:?}"));
         } else {
             record.moves.push(RecordedMove {
                 text: token.to_owned(),
@@ -275,6 +288,12 @@ fn parse_movetext(line: &str, record: &mut GameRecord) -> Result<(), String> {
             });
         }
     }
+}
+
+/// Whether `token` may be a move in some game's notation (which the replay then checks): no move
+/// is empty or holds a `.` or a control character, so each is written back as the same token.
+fn could_be_move(token: &str) -> bool {
+    !token.is_empty() && !token.contains('.') && !token.chars().any(char::is_control)
 }
 
 /// Reads `[%clk H:MM:SS(.mmm)]` inside a comment.
@@ -437,6 +456,20 @@ mod tests {
         let moves: Vec<&str> = records[0].moves.iter().map(|m| m.text.as_str()).collect();
         assert_eq!(moves, ["f6", "b6"]);
         assert_eq!(records[0].result, "*");
+        // A Result tag that is no result is not taken as one (found by the fuzz target
+        // `records`: it was written at the end of the moves, and read back as a move).
+        let odd =
+            GameRecord::parse_all("[Game \"ataxx\"]\n[Result \".M10-1\"]\n\n1. b6 *\n").unwrap();
+        assert_eq!(odd[0].result, "*");
+        let odd =
+            GameRecord::parse_all("[Game \"ataxx\"]\n[Result \".M10-1\"]\n\n1. b6\n").unwrap();
+        assert_eq!(odd[0].result, "*");
+        let again = GameRecord::parse_all(&odd[0].to_string()).unwrap();
+        assert_eq!(again[0].to_string(), odd[0].to_string());
+        // Nor is a control character a move (also found by `records`).
+        let err = GameRecord::parse_all("[Game \"ataxx\"]\n\n1. b6 37.\u{1}\0x.\n").unwrap_err();
+        assert!(err.to_string().contains("unexpected"), "{err}");
+        assert!(GameRecord::parse_all("[Game \"ataxx\"]\n\n1. b6 \u{7}\n").is_err());
         assert!(records[0].replay::<Ataxx>().is_ok());
     }
 

@@ -48,7 +48,7 @@ struct Running {
 
 /// What `go` asked for.
 #[derive(Debug, Default, PartialEq, Eq)]
-struct Go {
+pub(crate) struct Go {
     wtime: Option<u64>,
     btime: Option<u64>,
     winc: u64,
@@ -59,7 +59,7 @@ struct Go {
     infinite: bool,
 }
 
-fn parse_go(words: &[&str]) -> Result<Go, String> {
+pub(crate) fn parse_go(words: &[&str]) -> Result<Go, String> {
     let mut go = Go::default();
     let mut words = words.iter();
     while let Some(&word) = words.next() {
@@ -315,7 +315,7 @@ fn start() -> AtaxxPosition {
 }
 
 /// `position startpos|fen FEN [moves M...]`.
-fn parse_position(words: &[&str]) -> Result<AtaxxPosition, String> {
+pub(crate) fn parse_position(words: &[&str]) -> Result<AtaxxPosition, String> {
     let moves_at = words.iter().position(|&w| w == "moves");
     let (setup, moves) = match moves_at {
         Some(i) => (&words[..i], &words[i + 1..]),

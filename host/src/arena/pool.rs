@@ -389,9 +389,20 @@ impl<G: Game> Timer<G> {
 /// A game the timer took from a thread it gave up on: written and closed by the thread that takes
 /// the old one's place, so that the timer itself runs no player's code and writes nothing.
 struct Orphan<G: Game> {
-    finished: Finished,
+    finished: Option<Finished>,
     over: Option<GameOver<G>>,
     players: Vec<Player<G>>,
+}
+
+impl<G: Game> Orphan<G> {
+    /// The players of a game that cannot be written, to be closed all the same.
+    fn unwritten(in_play: InPlay<G>) -> Orphan<G> {
+        Orphan {
+            finished: None,
+            over: None,
+            players: in_play.players.into_iter().flatten().collect(),
+        }
+    }
 }
 
 fn spawn_slot<G: Evaluate>(
@@ -424,7 +435,12 @@ fn spawn_slot<G: Evaluate>(
                     .unwrap_or_default();
                 log::error!("an arena thread failed: {what}");
                 shared.stop_queue();
-                !lock(&thread_slot.state).abandoned
+                // Given up now, under the lock the timer looks with: it will not give this slot
+                // up again (and start a thread that says done a second time).
+                let mut state = lock(&thread_slot.state);
+                let was_abandoned = std::mem::replace(&mut state.abandoned, true);
+                state.watched = None;
+                !was_abandoned
             });
             if done {
                 let _ = sender.send(Done);
@@ -444,7 +460,9 @@ fn slot_loop<G: Evaluate>(shared: &Shared<G>, slot: &Slot<G>, orphan: Option<Orp
         players,
     }) = orphan
     {
-        shared.write(&finished);
+        if let Some(finished) = &finished {
+            shared.write(finished);
+        }
         if !close(slot, over, players, &mut workers) {
             return false;
         }
@@ -824,16 +842,16 @@ fn look<G: Evaluate>(shared: &Shared<G>, slot: &Slot<G>, now: Instant) -> Look<G
             in_play
                 .referee
                 .finish_turn(Wait::TimedOut, info, Some(used.max(give_up)));
-            let result = in_play
-                .referee
-                .result()
-                .cloned()
-                .expect("a time-out ends the game");
+            let Some(result) = in_play.referee.result().cloned() else {
+                // Cannot be (a time-out ends the game); were it so, the game is lost, not the run.
+                log::error!("a game taken for time has no result: not written");
+                return Look::GiveUp(Some(Box::new(Orphan::unwritten(in_play))));
+            };
             let finished = finish(shared, &in_play, &result, true);
             let over = in_play.referee.game_over();
             let players = in_play.players.into_iter().flatten().collect();
             Look::GiveUp(Some(Box::new(Orphan {
-                finished,
+                finished: Some(finished),
                 over,
                 players,
             })))

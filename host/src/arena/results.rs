@@ -153,15 +153,23 @@ pub fn read_run(path: &Path) -> anyhow::Result<RunFile> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(RunFile::default()),
         Err(e) => return Err(e).with_context(|| format!("opening {}", path.display())),
     };
-    let mut run = RunFile::default();
     let mut text = Vec::new();
     BufReader::new(file)
         .read_to_end(&mut text)
         .with_context(|| format!("reading {}", path.display()))?;
+    parse_run(&text, &path.display().to_string())
+}
+
+/// Reads the text of a results file as [`read_run`] does, naming it `name` in warnings and errors.
+///
+/// # Errors
+/// A line that is not UTF-8.
+pub fn parse_run(text: &[u8], name: &str) -> anyhow::Result<RunFile> {
+    let mut run = RunFile::default();
     let torn_tail = text.last().is_some_and(|&last| last != b'\n');
     let count = text.split(|&b| b == b'\n').count();
-    for (number, line) in text.as_slice().lines().enumerate() {
-        let line = line.with_context(|| format!("reading {}", path.display()))?;
+    for (number, line) in text.lines().enumerate() {
+        let line = line.with_context(|| format!("reading {name}"))?;
         if line.trim().is_empty() {
             continue;
         }
@@ -178,14 +186,12 @@ pub fn read_run(path: &Path) -> anyhow::Result<RunFile> {
                     .map(|h| h.tavola_run);
             }
             Err(_) if torn_tail && number + 1 == count => run.warnings.push(format!(
-                "warning: {}:{}: the last line was cut short (the run was killed?); dropped, its \
-                 game will be played again",
-                path.display(),
+                "warning: {name}:{}: the last line was cut short (the run was killed?); dropped, \
+                 its game will be played again",
                 number + 1
             )),
             Err(e) => run.warnings.push(format!(
-                "warning: {}:{}: not a game's results line, skipped ({e})",
-                path.display(),
+                "warning: {name}:{}: not a game's results line, skipped ({e})",
                 number + 1
             )),
         }

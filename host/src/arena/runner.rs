@@ -181,15 +181,27 @@ pub fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
 pub fn read_openings<G: Game>(path: &Path, variant: &str) -> anyhow::Result<Vec<String>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("reading the openings {}", path.display()))?;
+    parse_openings::<G>(&text, &path.display().to_string(), variant)
+}
+
+/// The openings of a file's text, as [`read_openings`] reads them, naming the file `name`.
+///
+/// # Errors
+/// A bad or decided position, or none.
+pub fn parse_openings<G: Game>(
+    text: &str,
+    name: &str,
+    variant: &str,
+) -> anyhow::Result<Vec<String>> {
     // Editors on Windows start a UTF-8 file with a byte-order mark.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut openings = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let at = || format!("{}:{}", path.display(), number + 1);
+        let at = || format!("{name}:{}", number + 1);
         let position = G::parse_position(line, Some(variant)).with_context(at)?;
         if position.is_game_over() {
             bail!("{}: the game is already over in {line:?}", at());
@@ -197,7 +209,7 @@ pub fn read_openings<G: Game>(path: &Path, variant: &str) -> anyhow::Result<Vec<
         openings.push(position.to_string());
     }
     if openings.is_empty() {
-        bail!("{} holds no opening", path.display());
+        bail!("{name} holds no opening");
     }
     Ok(openings)
 }
@@ -610,8 +622,8 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
     } = shared
         .writer
         .lock()
-        .ok()
-        .and_then(|mut w| w.take())
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take()
         .expect("the writer is there until the pool is done");
     let written = error.map_or(Ok(()), Err);
     progress.finish();

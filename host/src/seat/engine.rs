@@ -273,7 +273,7 @@ fn send_line(stdin: &mut ChildStdin, line: &str) {
 
 /// The search report of an `info` line (`depth`, `seldepth`, `nodes`, `score cp|mate`, `pv`,
 /// `string`), or `None` for any other line.
-fn parse_info(line: &str) -> Option<SearchInfo> {
+pub(crate) fn parse_info(line: &str) -> Option<SearchInfo> {
     let rest = line.strip_prefix("info ")?;
     let mut info = SearchInfo::default();
     let mut words = rest.split_whitespace().peekable();
