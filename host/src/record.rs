@@ -290,10 +290,15 @@ fn parse_movetext(line: &str, record: &mut GameRecord) -> Result<(), String> {
     }
 }
 
-/// Whether `token` may be a move in some game's notation (which the replay then checks): no move
-/// is empty or holds a `.` or a control character, so each is written back as the same token.
+/// Whether `token` may be a move in some game's notation (which the replay then checks): every
+/// notation writes a move as printable ASCII without the record's own marks (`.` of move numbers,
+/// brackets of tags, braces of comments, `%` of escapes, quotes), so a move is written back as
+/// the same token, wherever it falls on a line.
 fn could_be_move(token: &str) -> bool {
-    !token.is_empty() && !token.contains('.') && !token.chars().any(char::is_control)
+    !token.is_empty()
+        && token
+            .chars()
+            .all(|c| c.is_ascii_graphic() && !"[]{}()<>.;%\"".contains(c))
 }
 
 /// Reads `[%clk H:MM:SS(.mmm)]` inside a comment.
@@ -470,6 +475,8 @@ mod tests {
         let err = GameRecord::parse_all("[Game \"ataxx\"]\n\n1. b6 37.\u{1}\0x.\n").unwrap_err();
         assert!(err.to_string().contains("unexpected"), "{err}");
         assert!(GameRecord::parse_all("[Game \"ataxx\"]\n\n1. b6 \u{7}\n").is_err());
+        // Nor a tag's bracket in the moves (a tag written there would start a line when wrapped).
+        assert!(GameRecord::parse_all("[Game \"ataxx\"]\n\n1. b6 [Game \"ataxx\"]\n").is_err());
         assert!(records[0].replay::<Ataxx>().is_ok());
     }
 
