@@ -272,7 +272,15 @@ fn parse_movetext(line: &str, record: &mut GameRecord) -> Result<(), String> {
         } else if let Some((number, mv)) = token.split_once('.') {
             // `12.b6` or `12...b6`: a number glued to its move.
             let mv = mv.trim_start_matches('.');
-            if !number.chars().all(|c| c.is_ascii_digit()) || !could_be_move(mv) {
+            if !number.chars().all(|c| c.is_ascii_digit()) {
+                return Err(format!("unexpected {token:?}"));
+            }
+            if is_result(mv) {
+                // `18.1-0`: a number glued to the result.
+                record.result = mv.to_owned();
+                continue;
+            }
+            if !could_be_move(mv) {
                 return Err(format!("unexpected {token:?}"));
             }
             record.moves.push(RecordedMove {
@@ -475,6 +483,9 @@ mod tests {
         let err = GameRecord::parse_all("[Game \"ataxx\"]\n\n1. b6 37.\u{1}\0x.\n").unwrap_err();
         assert!(err.to_string().contains("unexpected"), "{err}");
         assert!(GameRecord::parse_all("[Game \"ataxx\"]\n\n1. b6 \u{7}\n").is_err());
+        // A result glued to a move number is the result (found by `records` too).
+        let glued = GameRecord::parse_all("[Game \"ataxx\"]\n\n1. b6 2.1-0\n").unwrap();
+        assert_eq!((glued[0].moves.len(), glued[0].result.as_str()), (1, "1-0"));
         // Nor a tag's bracket in the moves (a tag written there would start a line when wrapped).
         assert!(GameRecord::parse_all("[Game \"ataxx\"]\n\n1. b6 [Game \"ataxx\"]\n").is_err());
         assert!(records[0].replay::<Ataxx>().is_ok());
