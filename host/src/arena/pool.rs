@@ -224,6 +224,8 @@ pub(super) fn start<G: Evaluate>(
             .is_err()
             {
                 log::error!("the arena's timer failed: restarted");
+                // Not a hot loop, should the fault come back at once.
+                thread::sleep(STEP);
             }
         })
 }
@@ -373,13 +375,11 @@ impl<G: Game> Timer<G> {
         u64::try_from(at.saturating_duration_since(self.base).as_nanos()).unwrap_or(u64::MAX)
     }
 
-    /// Makes sure the timer looks no later than `at`.
+    /// Makes sure the timer looks no later than `at` (while it looks, `next_wake` is 0: it is
+    /// woken to look again, since it may not have seen this).
     fn look_by(&self, at: Instant) {
-        if self.nanos(at) < self.next_wake.load(Ordering::SeqCst) {
-            let _slots = lock(&self.slots);
-            self.wake.notify_all();
-        } else if self.next_wake.load(Ordering::SeqCst) == 0 {
-            // It is looking now and may not have seen this: it looks again.
+        let next = self.next_wake.load(Ordering::SeqCst);
+        if next == 0 || self.nanos(at) < next {
             let _slots = lock(&self.slots);
             self.wake.notify_all();
         }
