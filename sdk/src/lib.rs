@@ -9,7 +9,9 @@
 //! - the rules of every game ([`games`]), behind one contract ([`Game`], [`Position`]): legal moves,
 //!   playing them, the outcome, position text and move notation in and out, [`perft`];
 //! - the [`Bot`] trait you implement, and [`export_bot!`], which turns it into a plugin;
-//! - the stable plugin ABI ([`abi`]), which you never touch directly.
+//! - the stable plugin ABI ([`abi`]), which you never touch directly;
+//! - [`multiversion!`], to compile a hot function of your own with the CPU's bit instructions
+//!   (`popcnt`, BMI2) where the machine has them, portably ([`cpu`]).
 //!
 //! ## A complete bot
 //!
@@ -79,6 +81,7 @@
 
 pub mod abi;
 pub mod bot;
+pub mod cpu;
 pub mod game;
 pub mod games;
 #[cfg(test)]

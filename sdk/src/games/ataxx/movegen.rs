@@ -13,6 +13,12 @@ impl Position {
     /// 1 when the side to move must pass.
     #[must_use]
     pub fn count_moves(&self) -> u32 {
+        self.count_moves_inline()
+    }
+
+    /// [`Position::count_moves`], inlined wherever it is called: into each copy of perft.
+    #[inline(always)]
+    fn count_moves_inline(&self) -> u32 {
         if !self.is_live() {
             return 0;
         }
@@ -74,11 +80,7 @@ impl Position {
     /// Perft without move lists: children are played straight from the bitboards and the last
     /// ply is counted with [`Position::count_moves`].
     pub(super) fn fast_perft(&self, depth: u32) -> u64 {
-        match depth {
-            0 => 1,
-            1 => u64::from(self.count_moves()),
-            _ => perft_inner(self, depth),
-        }
+        perft(self, depth)
     }
 }
 
@@ -96,32 +98,43 @@ fn count_jumps(us: u64, empty: u64) -> u32 {
         .sum()
 }
 
-/// Perft for `depth >= 2`.
-fn perft_inner(position: &Position, depth: u32) -> u64 {
-    let child_count = |mv: Move| {
-        let mut child = position.clone();
-        crate::Position::play_unchecked(&mut child, mv);
-        if depth == 2 {
-            u64::from(child.count_moves())
-        } else {
-            perft_inner(&child, depth - 1)
+crate::multiversion! {
+    /// Perft from `position`, `depth` plies deep (see [`crate::cpu`]).
+    fn perft(position: &Position, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            1 => u64::from(position.count_moves_inline()),
+            _ => perft_inner(position, depth),
         }
-    };
-    match position.mobility() {
-        Mobility::GameOver => 0,
-        Mobility::MustPass => child_count(Move::Pass),
-        Mobility::Moves => {
-            let us = position.pieces[position.side.index()];
-            let empty = position.empty_bits();
-            let mut nodes: u64 = Squares::of(dilate(us) & empty)
-                .map(|to| child_count(Move::Clone(to)))
-                .sum();
-            for from in Squares::of(us) {
-                for to in Squares::of(JUMPS[from.index()] & empty) {
-                    nodes += child_count(Move::Jump { from, to });
-                }
+    }
+
+    /// Perft for `depth >= 2`.
+    fn perft_inner(position: &Position, depth: u32) -> u64 {
+        let child_count = |mv: Move| {
+            let mut child = position.clone();
+            crate::Position::play_unchecked(&mut child, mv);
+            if depth == 2 {
+                u64::from(child.count_moves_inline())
+            } else {
+                perft_inner(&child, depth - 1)
             }
-            nodes
+        };
+        match position.mobility() {
+            Mobility::GameOver => 0,
+            Mobility::MustPass => child_count(Move::Pass),
+            Mobility::Moves => {
+                let us = position.pieces[position.side.index()];
+                let empty = position.empty_bits();
+                let mut nodes: u64 = Squares::of(dilate(us) & empty)
+                    .map(|to| child_count(Move::Clone(to)))
+                    .sum();
+                for from in Squares::of(us) {
+                    for to in Squares::of(JUMPS[from.index()] & empty) {
+                        nodes += child_count(Move::Jump { from, to });
+                    }
+                }
+                nodes
+            }
         }
     }
 }
