@@ -349,6 +349,17 @@ fn cross_check_random_games(games: usize, seed: u64) -> std::collections::HashSe
             };
             assert_eq!(outcome, model_outcome, "{engine:?}");
             assert_eq!(engine.states_since_capture(), model.draws.len());
+            // Perft's shortcut (the moves after a move, counted without playing it) agrees with
+            // playing it, repetitions of this game's history included.
+            for &mv in &moves {
+                let mut child = engine.clone();
+                child.play_unchecked(mv);
+                assert_eq!(
+                    engine.count_moves_after(mv),
+                    child.count_moves(),
+                    "{mv} in {engine:?}"
+                );
+            }
             let Some(&mv) = moves.choose(&mut rng) else {
                 reasons.extend(outcome.map(|o| o.reason));
                 break;

@@ -7,7 +7,9 @@
 
 use super::moves::Move;
 use super::position::Position;
-use super::square::{Square, Squares, CAMPS, CASTLE, EAST, FAR_CAMPS, NORTH, RAYS, SOUTH, WEST};
+use super::square::{
+    Square, Squares, CAMPS, CASTLE, EAST, FAR_CAMPS, NORTH, RAYS, SIDE, SOUTH, SQUARES, WEST,
+};
 
 /// The squares a piece on `from` can move to, with `occupied` the occupied squares.
 #[inline]
@@ -37,16 +39,69 @@ pub(super) fn targets(from: usize, occupied: u128) -> u128 {
     targets
 }
 
+/// The number of squares on each ray ([`RAYS`]).
+const RAY_LENGTHS: [[u8; SQUARES]; 4] = {
+    let mut table = [[0; SQUARES]; 4];
+    let mut dir = 0;
+    while dir < 4 {
+        let mut sq = 0;
+        while sq < SQUARES {
+            table[dir][sq] = RAYS[dir][sq].count_ones() as u8;
+            sq += 1;
+        }
+        dir += 1;
+    }
+    table
+};
+
+/// The number of squares a piece on `from` can move to: `targets(from, occupied).count_ones()`,
+/// without building the set. Outside the camps, each ray's count is its distance to the first
+/// blocker (one bit scan a ray); a piece in a camp, whose far camp squares are out of reach,
+/// counts its targets.
+#[inline(always)]
+pub(super) fn count_targets(from: usize, occupied: u128) -> u32 {
+    if CAMPS & (1 << from) != 0 {
+        return targets(from, occupied).count_ones();
+    }
+    let blockers = occupied | CASTLE | CAMPS;
+    let mut count = 0;
+    // Towards higher indices: the squares before the lowest blocker.
+    for (dir, step) in [(EAST, 1), (SOUTH, u32::from(SIDE))] {
+        let hit = RAYS[dir][from] & blockers;
+        count += if hit == 0 {
+            u32::from(RAY_LENGTHS[dir][from])
+        } else {
+            (hit.trailing_zeros() - from as u32) / step - 1
+        };
+    }
+    // Towards lower indices: the squares after the highest blocker.
+    for (dir, step) in [(WEST, 1), (NORTH, u32::from(SIDE))] {
+        let hit = RAYS[dir][from] & blockers;
+        count += if hit == 0 {
+            u32::from(RAY_LENGTHS[dir][from])
+        } else {
+            (from as u32 - (127 - hit.leading_zeros())) / step - 1
+        };
+    }
+    count
+}
+
 impl Position {
     /// The number of legal moves, counted with popcounts (no move list); 0 when the game is over.
     #[must_use]
     pub fn count_moves(&self) -> u32 {
+        self.count_moves_inline()
+    }
+
+    /// [`Position::count_moves`], inlined wherever it is called: into each copy of perft.
+    #[inline(always)]
+    fn count_moves_inline(&self) -> u32 {
         if self.is_decided() {
             return 0;
         }
         let occupied = self.occupied().bits();
         Squares::of(self.movers())
-            .map(|from| targets(from.index(), occupied).count_ones())
+            .map(|from| count_targets(from.index(), occupied))
             .sum()
     }
 
@@ -77,33 +132,41 @@ impl Position {
 
     /// Perft with bulk counting: the last ply is counted with [`Position::count_moves`].
     pub(super) fn fast_perft(&self, depth: u32) -> u64 {
-        match depth {
-            0 => 1,
-            1 => u64::from(self.count_moves()),
-            _ => perft_inner(self, depth),
-        }
+        perft(self, depth)
     }
 }
 
-/// Perft for `depth >= 2`.
-fn perft_inner(position: &Position, depth: u32) -> u64 {
-    if position.is_decided() {
-        return 0;
-    }
-    let occupied = position.occupied().bits();
-    let mut nodes = 0;
-    for from in Squares::of(position.movers()) {
-        for to in Squares::of(targets(from.index(), occupied)) {
-            let mut child = position.clone();
-            crate::Position::play_unchecked(&mut child, Move { from, to });
-            nodes += if depth == 2 {
-                u64::from(child.count_moves())
-            } else {
-                perft_inner(&child, depth - 1)
-            };
+crate::multiversion! {
+    /// Perft from `position`, `depth` plies deep (see [`crate::cpu`]).
+    fn perft(position: &Position, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            1 => u64::from(position.count_moves_inline()),
+            _ => perft_inner(position, depth),
         }
     }
-    nodes
+
+    /// Perft for `depth >= 2`.
+    fn perft_inner(position: &Position, depth: u32) -> u64 {
+        if position.is_decided() {
+            return 0;
+        }
+        let occupied = position.occupied().bits();
+        let mut nodes = 0;
+        for from in Squares::of(position.movers()) {
+            for to in Squares::of(targets(from.index(), occupied)) {
+                let mv = Move { from, to };
+                nodes += if depth == 2 {
+                    u64::from(position.count_moves_after(mv))
+                } else {
+                    let mut child = position.clone();
+                    crate::Position::play_unchecked(&mut child, mv);
+                    perft_inner(&child, depth - 1)
+                };
+            }
+        }
+        nodes
+    }
 }
 
 /// Perft from the start, depths 1 to 5: computed by this engine, and by the naive model of
@@ -196,6 +259,43 @@ mod tests {
             let began = std::time::Instant::now();
             assert_eq!(start.perft(depth), expected, "depth {depth}");
             eprintln!("perft {depth}: {:?}", began.elapsed());
+        }
+    }
+
+    #[test]
+    fn counting_targets_agrees_with_building_them() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        for _ in 0..2000 {
+            let density = rng.gen_range(0.0..0.6);
+            let occupied = (0..super::SQUARES)
+                .filter(|_| rng.gen_bool(density))
+                .fold(0u128, |bits, sq| bits | 1 << sq);
+            for from in 0..super::SQUARES {
+                assert_eq!(
+                    super::count_targets(from, occupied),
+                    super::targets(from, occupied).count_ones(),
+                    "from {from}, occupied {occupied:#x}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn both_copies_of_perft_agree() {
+        let mut position = Tablut::start(None).unwrap();
+        for text in ["e4-f4", "d1-d2", "e3-b3"] {
+            let mv = position.parse_move(text).unwrap();
+            position.play_unchecked(mv);
+        }
+        for depth in 0..=3 {
+            let baseline = super::baseline::perft(&position, depth);
+            assert_eq!(super::perft(&position, depth), baseline, "depth {depth}");
+            #[cfg(target_arch = "x86_64")]
+            if crate::cpu::bit_instructions() {
+                // SAFETY: the CPU has the features (just asked).
+                assert_eq!(unsafe { super::bits::perft(&position, depth) }, baseline);
+            }
         }
     }
 

@@ -5,60 +5,110 @@ use std::fmt::Write as _;
 
 use super::moves::Move;
 use super::position::{Cell, Position};
-use super::square::{Square, CAMPS, CAMP_CENTRES, CASTLE, EDGE, NEIGHBOURS, NONE, STEP};
+use super::square::{Square, Squares, CAMPS, CAMP_CENTRES, CASTLE, EDGE, NEIGHBOURS, NONE, STEP};
 use crate::{Color, EndReason, Outcome, ParseMoveError};
 
 /// The squares next to the castle, where the king needs black on its three other sides.
 const NEXT_TO_CASTLE: u128 = NEIGHBOURS[Square::CASTLE.index()];
 
+/// The enemy soldiers captured by a piece of `side` that has just arrived on `to` (the boards
+/// already show the move), and whether Black captures the king.
+///
+/// Captures are active: only the (up to four) neighbours of `to` are checked, each against the
+/// square beyond it (the *anvil*).
+#[inline]
+fn victims(white: u128, black: u128, king: u128, to: usize, side: Color) -> (u128, bool) {
+    let (enemies, anvils) = match side {
+        // The castle is an anvil empty or with the king; camp centres are not.
+        Color::White => (black, white | king | CASTLE | (CAMPS & !CAMP_CENTRES)),
+        Color::Black => (white, black | CAMPS | CASTLE),
+    };
+    let mut victims = 0;
+    let mut king_captured = false;
+    for step in &STEP {
+        let next = step[to];
+        if next == NONE {
+            continue;
+        }
+        let next_bit = 1u128 << next;
+        let beyond = step[usize::from(next)];
+        if enemies & next_bit != 0 && beyond != NONE && anvils & (1 << beyond) != 0 {
+            victims |= next_bit;
+        }
+        if side == Color::Black && king & next_bit != 0 {
+            king_captured = king_is_captured(black, usize::from(next), beyond);
+        }
+    }
+    (victims, king_captured)
+}
+
+/// Whether the king on `king`, next to a black piece that has just arrived, is captured, with
+/// `black` the black soldiers; `beyond` is the square past the king seen from that piece.
+#[inline]
+fn king_is_captured(black: u128, king: usize, beyond: u8) -> bool {
+    let around = if king == Square::CASTLE.index() {
+        // On the castle: black on all four sides.
+        NEIGHBOURS[king]
+    } else if NEXT_TO_CASTLE & (1 << king) != 0 {
+        // Next to it: black on the three sides other than the castle.
+        NEIGHBOURS[king] & !CASTLE
+    } else {
+        // Elsewhere: like a soldier, against a black piece or any camp square.
+        return beyond != NONE && (black | CAMPS) & (1 << beyond) != 0;
+    };
+    around & !black == 0
+}
+
 impl Position {
     /// The enemy soldiers captured by a piece of `side` that has just arrived on `to` (the board
     /// already shows the move), and whether Black captures the king.
-    ///
-    /// Captures are active: only the (up to four) neighbours of `to` are checked, each against
-    /// the square beyond it (the *anvil*).
+    #[inline]
     pub(super) fn victims(&self, to: usize, side: Color) -> (u128, bool) {
-        let (enemies, anvils) = match side {
-            // The castle is an anvil empty or with the king; camp centres are not.
-            Color::White => (
-                self.black,
-                self.white | self.king | CASTLE | (CAMPS & !CAMP_CENTRES),
-            ),
-            Color::Black => (self.white, self.black | CAMPS | CASTLE),
-        };
-        let mut victims = 0;
-        let mut king_captured = false;
-        for step in &STEP {
-            let next = step[to];
-            if next == NONE {
-                continue;
-            }
-            let next_bit = 1u128 << next;
-            let beyond = step[usize::from(next)];
-            if enemies & next_bit != 0 && beyond != NONE && anvils & (1 << beyond) != 0 {
-                victims |= next_bit;
-            }
-            if side == Color::Black && self.king & next_bit != 0 {
-                king_captured = self.king_is_captured(usize::from(next), beyond);
-            }
-        }
-        (victims, king_captured)
+        victims(self.white, self.black, self.king, to, side)
     }
 
-    /// Whether the king on `king`, next to a black piece that has just arrived, is captured;
-    /// `beyond` is the square past the king seen from that piece.
-    fn king_is_captured(&self, king: usize, beyond: u8) -> bool {
-        let around = if king == Square::CASTLE.index() {
-            // On the castle: black on all four sides.
-            NEIGHBOURS[king]
-        } else if NEXT_TO_CASTLE & (1 << king) != 0 {
-            // Next to it: black on the three sides other than the castle.
-            NEIGHBOURS[king] & !CASTLE
+    /// The number of legal moves after `mv` (legal here), as [`Position::count_moves`] would
+    /// count them after [`crate::Position::play_unchecked`], without making the new position:
+    /// perft's last ply but one. The same steps as `play_unchecked`: the piece moves, its
+    /// victims go, the king's capture or escape or a repeated state end the game.
+    #[inline(always)]
+    pub(super) fn count_moves_after(&self, mv: Move) -> u32 {
+        use super::history::{keys_of, BLACK_KEYS, BLACK_TO_MOVE, KING_KEYS, WHITE_KEYS, ZOBRIST};
+        let (from, to) = (mv.from.index(), mv.to.index());
+        let both = (1u128 << from) | (1u128 << to);
+        let (mut white, mut black, mut king) = (self.white, self.black, self.king);
+        let (board, kind) = if king & (1 << from) != 0 {
+            (&mut king, KING_KEYS)
+        } else if white & (1 << from) != 0 {
+            (&mut white, WHITE_KEYS)
         } else {
-            // Elsewhere: like a soldier, against a black piece or any camp square.
-            return beyond != NONE && (self.black | CAMPS) & (1 << beyond) != 0;
+            (&mut black, BLACK_KEYS)
         };
-        around & !self.black == 0
+        *board ^= both;
+        let mut hash = self.hash ^ BLACK_TO_MOVE ^ ZOBRIST[kind][from] ^ ZOBRIST[kind][to];
+        let (victims, king_captured) = victims(white, black, king, to, self.side);
+        if king_captured || king & (1 << to) & EDGE != 0 {
+            return 0;
+        }
+        let movers = match self.side {
+            Color::White => {
+                black &= !victims;
+                hash ^= keys_of(BLACK_KEYS, victims);
+                black
+            }
+            Color::Black => {
+                white &= !victims;
+                hash ^= keys_of(WHITE_KEYS, victims);
+                white | king
+            }
+        };
+        if victims == 0 && self.history.contains(hash) {
+            return 0;
+        }
+        let occupied = white | black | king;
+        Squares::of(movers)
+            .map(|from| super::movegen::count_targets(from.index(), occupied))
+            .sum()
     }
 
     /// The result of the move just played, given what it captured: the king's capture or escape
