@@ -57,16 +57,18 @@ fn neighbours_in(square: tavola_sdk::games::ataxx::Square, enemy: Bitboard) -> i
 }
 
 /// Own pieces in `own` next to the squares of `holes`, counted once per hole.
+#[inline]
 fn exposure(own: Bitboard, holes: Bitboard) -> i32 {
     holes.into_iter().map(|hole| neighbours_in(hole, own)).sum()
 }
 
-impl Evaluate for Ataxx {
-    fn evaluate(position: &<Ataxx as Game>::Position) -> i32 {
+tavola_sdk::multiversion! {
+    /// The evaluation of `position` for the side to move, with the weights `w` (see
+    /// [`tavola_sdk::cpu`]: compiled with and without the CPU's bit instructions).
+    fn score(position: &Position, w: Weights) -> i32 {
         let me = position.side_to_move();
         let (mine, theirs) = (position.pieces(me), position.pieces(me.other()));
         let empty = position.empty_squares();
-        let w = CURRENT.with(Cell::get);
         let material = PIECE * (mine.count() as i32 - theirs.count() as i32);
 
         let (my_clones, their_clones) = (mine.dilate() & empty, theirs.dilate() & empty);
@@ -83,6 +85,12 @@ impl Evaluate for Ataxx {
         let tempo = PIECE * best_swing * w.tempo_percent / 100;
 
         material + mobility + exposed + tempo
+    }
+}
+
+impl Evaluate for Ataxx {
+    fn evaluate(position: &<Ataxx as Game>::Position) -> i32 {
+        score(position, CURRENT.with(Cell::get))
     }
 
     /// Conversions first (many before few), clones before jumps, jumps that leave few own pieces
