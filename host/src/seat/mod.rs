@@ -14,6 +14,7 @@ use tavola_sdk::abi::Clocks;
 use tavola_sdk::{Game, SearchInfo};
 use thiserror::Error;
 
+pub(crate) mod affinity;
 pub mod challenge;
 pub mod engine;
 pub mod human;

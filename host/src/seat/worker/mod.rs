@@ -75,7 +75,13 @@ type SpawnJob = (Command, mpsc::Sender<std::io::Result<std::process::Child>>);
 ///
 /// # Errors
 /// The spawn's.
-pub(crate) fn spawn_lasting(command: Command) -> std::io::Result<std::process::Child> {
+pub(crate) fn spawn_lasting(mut command: Command) -> std::io::Result<std::process::Child> {
+    // The child runs where the asking thread may run, as if that thread had forked it (a game
+    // pinned to a CPU by `--affinity` keeps its players' processes there).
+    if let Some(mask) = super::affinity::Mask::of_this_thread() {
+        // SAFETY: `apply` makes one system call, async-signal-safe.
+        unsafe { command.pre_exec(move || mask.apply()) };
+    }
     static SPAWNER: OnceLock<std::sync::Mutex<mpsc::Sender<SpawnJob>>> = OnceLock::new();
     let spawner = SPAWNER.get_or_init(|| {
         let (jobs, receive) = mpsc::channel::<SpawnJob>();
