@@ -1,10 +1,11 @@
 //! Games per second: what the arena costs next to the games it plays.
 //!
-//! The same kind of games, random against random Ataxx from the start position to the end, four
+//! The same kind of games, random against random Ataxx from the start position to the end, five
 //! ways: through the arena with the random *plugin* in-process (`arena_in_process`: the referee,
 //! the ABI, the tally), with the built-in random player (`arena_built_in`), with each plugin in a
-//! worker process of its own (`arena_isolated`), and as a bare loop over the SDK's rules choosing
-//! uniformly random legal moves (`bare_sdk`: no seat, no ABI, no referee).
+//! worker process of its own (`arena_isolated`; with the game pinned to one CPU,
+//! `arena_isolated_affinity`), and as a bare loop over the SDK's rules choosing uniformly random
+//! legal moves (`bare_sdk`: no seat, no ABI, no referee).
 //! Throughput is in games, so criterion reports games per second; the ratios between the lines are
 //! the prices of the arena and of isolation.
 //!
@@ -12,15 +13,16 @@
 //! The runs are small (10 samples) so that it finishes in a few minutes on two cores.
 //! `arena_built_in` is the built-in `random` player against itself: the arena without the ABI.
 //!
-//! On the two-core development machine (medians, games per second, one run, 2026-12-01): bare
-//! SDK 27 400, arena built-in 12 000 (0.44), in-process plugin 7 200 (0.26), isolated 28
-//! (1/1000). In-process, each game is played on its pool thread with the players called right
-//! there (no thread hand-off a move; a timer thread keeps the time); what is left is the
-//! request's text, the ABI and the plugin's replay of the new moves, the referee's parse and
-//! checks, and the tally. Isolated, the workers are kept from game to game; a move still costs a
-//! round trip of some 200 µs (pipes, reader threads, the process group stopped and continued
-//! around each turn, the fair-time probes). Before this pool (a seat thread per player, fresh
-//! workers each game) the same machine gave 107 in-process and 13 isolated.
+//! On the two-core development machine (medians, games per second, one run, 2026-12-02): bare
+//! SDK 31 300, arena built-in 17 000 (0.54), in-process plugin 10 700 (0.34), isolated 46
+//! (1/690), isolated with `--affinity` 95 (1/330). In-process, each game is played on its pool
+//! thread with the players called right there (no thread hand-off a move; a timer thread keeps
+//! the time); what is left is the request's text, the ABI and the plugin's replay of the new
+//! moves, the referee's parse and checks, and the tally. Isolated, the workers are kept from game
+//! to game; a move still costs a round trip of some 200 µs (pipes, reader threads, the process
+//! group stopped and continued around each turn, the fair-time probes), half of it waking idle
+//! CPUs, which pinning the game to one CPU saves. Before this pool (a seat thread per player,
+//! fresh workers each game) the same machine gave 107 in-process and 13 isolated.
 //!
 
 use std::hint::black_box;
@@ -85,6 +87,7 @@ fn config_of(random: SeatSpec, isolation: Option<WorkerOptions>, games: u32) -> 
         progress: ProgressMode::Quiet,
         defaulted: Defaulted::default(),
         shard: None,
+        affinity: false,
     }
 }
 
@@ -138,6 +141,15 @@ fn arena_throughput(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(20));
     group.bench_function("arena_isolated", |b| {
         b.iter(|| runner::run::<Ataxx>(&isolated).expect("the match runs"));
+    });
+
+    // `--affinity`: the game's thread and both workers on one CPU.
+    let pinned = ArenaConfig {
+        affinity: true,
+        ..isolated
+    };
+    group.bench_function("arena_isolated_affinity", |b| {
+        b.iter(|| runner::run::<Ataxx>(&pinned).expect("the match runs"));
     });
     group.finish();
 }

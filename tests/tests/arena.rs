@@ -1040,6 +1040,58 @@ fn a_worker_plays_its_whole_match_with_a_fresh_player_each_game() {
 }
 
 #[test]
+fn with_affinity_each_game_and_its_workers_keep_to_one_cpu_and_play_the_same_games() {
+    let dir = TempDir::new("arena-affinity");
+    let cores = thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let concurrency = cores.min(2).to_string();
+    let run = |name: &str, extra: &[&str]| {
+        let results = dir.path().join(name);
+        let mut args = words("match --game ataxx --games 6 --tc 0 --seed 5 --concurrency");
+        args.push(os(&concurrency));
+        args.extend(extra.iter().map(|&e| os(e)));
+        args.extend([faulty("cpus"), artifacts().random_bot.clone().into()]);
+        args.extend([os("--results"), results.clone().into()]);
+        let output = tavola(args);
+        output.assert_code(0);
+        let games: Vec<_> = json_lines(&results)
+            .into_iter()
+            .map(|l| (l["index"].clone(), l["moves"].clone(), l["result"].clone()))
+            .collect();
+        assert_eq!(games.len(), 6, "{output}");
+        (games, output)
+    };
+    let (mut pinned, output) = run("pinned.jsonl", &["--affinity"]);
+    assert!(
+        output.stderr.contains("faulty-bot may use 1 CPUs"),
+        "no pinned game's worker kept to one CPU\n{output}"
+    );
+    // The players of the games (not the one asked its name before the match) kept to one.
+    let games_part = output
+        .stderr
+        .split_once("Match:")
+        .map_or("", |(_, rest)| rest);
+    if cores > 1 {
+        assert!(
+            !games_part.contains(&format!("faulty-bot may use {cores} CPUs")),
+            "{output}"
+        );
+    }
+    let (mut free, output) = run("free.jsonl", &[]);
+    if cores > 1 {
+        assert!(
+            output
+                .stderr
+                .contains(&format!("faulty-bot may use {cores} CPUs")),
+            "{output}"
+        );
+    }
+    // The same games, whatever CPU they ran on (in the order they were scheduled).
+    pinned.sort_by_key(|g| g.0.as_u64());
+    free.sort_by_key(|g| g.0.as_u64());
+    assert_eq!(pinned, free);
+}
+
+#[test]
 fn a_hung_in_process_bot_loses_on_time_and_the_match_goes_on() {
     // Asked on the game's own thread, the bot never comes back: the timer ends the game, and
     // another thread plays the next one.

@@ -209,8 +209,8 @@ pub(super) fn start<G: Evaluate>(
 ) -> std::io::Result<thread::JoinHandle<()>> {
     {
         let mut slots = lock(&shared.timer.slots);
-        for _ in 0..count.max(1) {
-            slots.push(spawn_slot(shared, sender, None)?);
+        for index in 0..count.max(1) {
+            slots.push(spawn_slot(shared, sender, None, index)?);
         }
     }
     let (shared, sender) = (Arc::clone(shared), sender.clone());
@@ -405,10 +405,13 @@ impl<G: Game> Orphan<G> {
     }
 }
 
+/// Starts the thread of the pool's slot `index` (pinned to a CPU of its own under
+/// `--affinity`, the same for the thread that takes a given-up one's place).
 fn spawn_slot<G: Evaluate>(
     shared: &Arc<Shared<G>>,
     sender: &Sender<Done>,
     orphan: Option<Orphan<G>>,
+    index: usize,
 ) -> std::io::Result<Arc<Slot<G>>> {
     let slot = Arc::new(Slot {
         state: Mutex::new(SlotState {
@@ -422,6 +425,11 @@ fn spawn_slot<G: Evaluate>(
     thread::Builder::new()
         .name("arena game".into())
         .spawn(move || {
+            if shared.config.affinity {
+                if let Some(cpu) = crate::seat::affinity::pin_this_thread(index) {
+                    log::debug!("arena game thread {index} pinned to CPU {cpu}");
+                }
+            }
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 slot_loop(&shared, &thread_slot, orphan)
             }));
@@ -741,7 +749,7 @@ fn timer_loop<G: Evaluate>(shared: &Arc<Shared<G>>, sender: &Sender<Done>) {
                 Look::GiveUp(orphan) => {
                     // The new thread writes the game and closes its players: the timer runs
                     // nothing that may wait.
-                    match spawn_slot(shared, sender, orphan.map(|orphan| *orphan)) {
+                    match spawn_slot(shared, sender, orphan.map(|orphan| *orphan), index) {
                         Ok(slot) => slots[index] = slot,
                         Err(e) => {
                             // The slot's games are not played (nor the one taken written): the

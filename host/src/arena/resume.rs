@@ -334,6 +334,7 @@ mod tests {
                 margin: true,
             },
             shard: None,
+            affinity: false,
         }
     }
 

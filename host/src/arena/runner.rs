@@ -78,6 +78,10 @@ pub struct ArenaConfig {
     /// Play only the `k`-th of `n` slices of the run (`(k, n)`, `1 <= k <= n`): the pairs whose
     /// number is `k - 1` modulo `n`, with the openings and seeds the whole run gives them.
     pub shard: Option<(u32, u32)>,
+    /// Pin each game's thread to one CPU, round the CPUs this process may use, with the
+    /// processes of its players (workers, engines): the move changes hands on one CPU
+    /// (`--affinity`, as fastchess's `-use-affinity`). A bot's own threads share its CPU.
+    pub affinity: bool,
 }
 
 /// Whether `game` belongs to `shard` (`None`: the whole run): whole pairs go to one shard, so

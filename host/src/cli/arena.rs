@@ -81,6 +81,11 @@ pub(crate) struct ArenaArgs {
     /// Allow a concurrency above the number of cores.
     #[arg(long)]
     pub(crate) force_concurrency: bool,
+    /// Pin each game, its thread and its players' processes, to one CPU (round the CPUs this
+    /// process may use, as fastchess's -use-affinity): faster hand-offs between the host and
+    /// isolated or outside players; a multi-threaded bot gets one CPU.
+    #[arg(long)]
+    pub(crate) affinity: bool,
     /// Seed of the openings and of every random choice (default: the resumed run's, or the clock).
     #[arg(long)]
     pub(crate) seed: Option<u64>,
@@ -358,6 +363,7 @@ pub(crate) fn arena_config(
             margin: args.timemargin.is_none(),
         },
         shard: args.shard,
+        affinity: args.affinity,
     })
 }
 
