@@ -3,11 +3,13 @@
 //! The rules engines live on popcounts, bit scans and shifts. The baseline x86-64 that a default
 //! `cargo build` targets has no `popcnt`: counting bits takes a dozen instructions instead of one.
 //! Built for a newer CPU (`-C target-cpu=native`), the binary would not run on an older one. So
-//! the hottest loops (each game's perft, the built-in search) are compiled twice, once for the
-//! baseline and once with `popcnt`, `lzcnt`, BMI1 and BMI2 (every x86-64 CPU since 2013: Intel
-//! Haswell, AMD Excavator and Zen), and the CPU is asked once, at run time, which one to run.
+//! the hottest loops (Ataxx's and Tablut's perft, the built-in bot's Ataxx evaluation) are
+//! compiled twice, once for the baseline and once with `popcnt`, `lzcnt`, BMI1 and BMI2 (most
+//! x86-64 CPUs since 2013: Intel Haswell, AMD Excavator and Zen on, though not every Pentium,
+//! Celeron or Atom of those years), and the CPU is asked once, at run time, which one to run.
 //! [`bit_instructions`] says which; `TAVOLA_CPU=baseline` forces the baseline copy (to compare
-//! them, or to test it on a newer machine). Other architectures run the one copy they have.
+//! them, or to test it on a newer machine), in the host and in-process bots (a worker's bot
+//! gets nothing of the user's environment). Other architectures run the one copy they have.
 
 #[cfg(target_arch = "x86_64")]
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -56,9 +58,14 @@ fn detect() -> bool {
 /// invocation (recursion, say) stays in its own copy, and what the bodies call that the compiler
 /// inlines is compiled for that copy too: mark small hot helpers `#[inline]`.
 ///
-/// The bodies may not use `Self`; items of the surrounding module are in scope. Each invocation
-/// makes the modules `baseline` and `bits`, so a module holds one invocation (of as many
-/// functions as it likes).
+/// Limits, as the copies live in modules of their own: the bodies may not use `Self`, and
+/// `self::`/`super::` paths in them start one module deeper (items of the surrounding module are
+/// in scope by name); each invocation makes the modules `baseline` and `bits`, so a module holds
+/// one invocation (of as many functions as it likes) and no modules of those names; arguments
+/// are plain names (no patterns, no `mut`) and every function writes its return type; a
+/// function's attributes (its docs, a `#[cfg]`) go on its dispatcher only; and the expansion
+/// holds an `unsafe` block, so a crate that forbids `unsafe_code` cannot use it. The feature list
+/// of the `bits` copies is the one [`bit_instructions`] checks.
 ///
 /// ```
 /// tavola_sdk::multiversion! {
@@ -153,7 +160,8 @@ mod tests {
             && std::arch::is_x86_feature_detected!("lzcnt")
             && std::arch::is_x86_feature_detected!("bmi1")
             && std::arch::is_x86_feature_detected!("bmi2");
-        let forced = std::env::var(super::CPU_VARIABLE).is_ok_and(|v| v == "baseline");
+        let forced =
+            std::env::var(super::CPU_VARIABLE).is_ok_and(|v| v.eq_ignore_ascii_case("baseline"));
         assert_eq!(bit_instructions(), has && !forced);
     }
 }

@@ -253,6 +253,9 @@ struct Slot<G: Game> {
     state: Mutex<SlotState<G>>,
     /// Set while an untimed game holds the state's lock: the timer does not wait for it.
     unwatched: AtomicBool,
+    /// The kernel's id of the slot's thread once it pinned itself to a CPU (`--affinity`), so
+    /// that a thread given up can be let off that CPU for the one taking its place; 0 if not.
+    pinned_thread: std::sync::atomic::AtomicI32,
 }
 
 struct SlotState<G: Game> {
@@ -420,6 +423,7 @@ fn spawn_slot<G: Evaluate>(
             watched: None,
         }),
         unwatched: AtomicBool::new(false),
+        pinned_thread: std::sync::atomic::AtomicI32::new(0),
     });
     let (shared, thread_slot, sender) = (Arc::clone(shared), Arc::clone(&slot), sender.clone());
     thread::Builder::new()
@@ -428,6 +432,11 @@ fn spawn_slot<G: Evaluate>(
             if shared.config.affinity {
                 if let Some(cpu) = crate::seat::affinity::pin_this_thread(index) {
                     log::debug!("arena game thread {index} pinned to CPU {cpu}");
+                    #[cfg(target_os = "linux")]
+                    // SAFETY: gettid has no preconditions.
+                    thread_slot
+                        .pinned_thread
+                        .store(unsafe { libc::gettid() }, Ordering::SeqCst);
                 }
             }
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -747,6 +756,14 @@ fn timer_loop<G: Evaluate>(shared: &Arc<Shared<G>>, sender: &Sender<Done>) {
                     next = next.min(at);
                 }
                 Look::GiveUp(orphan) => {
+                    // The thread given up may still be busy (a hung bot): it leaves the slot's
+                    // CPU to the thread taking its place, and runs wherever the process may.
+                    let stuck = slots[index].pinned_thread.load(Ordering::SeqCst);
+                    if stuck != 0 {
+                        if let Some(all) = crate::seat::affinity::Mask::of_this_process() {
+                            let _ = all.apply_to(stuck);
+                        }
+                    }
                     // The new thread writes the game and closes its players: the timer runs
                     // nothing that may wait.
                     match spawn_slot(shared, sender, orphan.map(|orphan| *orphan), index) {

@@ -6,7 +6,8 @@
 //! gives a child the affinity of the thread that forks it, but players' processes are forked by
 //! one long-lived spawning thread (see `worker::spawn_lasting`): so the thread that asks for a
 //! process reads its own affinity ([`Mask::of_this_thread`]) and the child takes it on before
-//! exec ([`Mask::apply`]). Where the thread is not pinned, that is every CPU: nothing changes.
+//! exec ([`Mask::apply`], best effort). Where the thread is not pinned, that is every CPU:
+//! nothing changes.
 
 /// A set of CPUs, as the kernel's `sched_setaffinity` takes it.
 #[derive(Clone, Copy)]
@@ -53,6 +54,47 @@ impl Mask {
         Ok(())
     }
 
+    /// The CPUs the process may run on: its main thread's (`None` if the kernel does not say).
+    pub(crate) fn of_this_process() -> Option<Mask> {
+        #[cfg(target_os = "linux")]
+        {
+            // SAFETY: as in `of_this_thread`; the process id names its main thread.
+            let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+            let read = unsafe {
+                libc::sched_getaffinity(
+                    libc::getpid(),
+                    std::mem::size_of::<libc::cpu_set_t>(),
+                    &mut set,
+                )
+            };
+            (read == 0).then_some(Mask { set })
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            None
+        }
+    }
+
+    /// Restricts the thread `tid` of this process to these CPUs.
+    ///
+    /// # Errors
+    /// The kernel's (the thread is gone, say).
+    pub(crate) fn apply_to(&self, tid: i32) -> std::io::Result<()> {
+        #[cfg(target_os = "linux")]
+        {
+            // SAFETY: a thread id of this process; the set and its size are valid.
+            let set = unsafe {
+                libc::sched_setaffinity(tid, std::mem::size_of::<libc::cpu_set_t>(), &self.set)
+            };
+            if set != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = tid;
+        Ok(())
+    }
+
     /// The CPUs in the set, lowest first.
     pub(crate) fn cpus(&self) -> Vec<usize> {
         #[cfg(target_os = "linux")]
@@ -88,11 +130,17 @@ impl Mask {
 }
 
 /// Pins the calling thread to CPU number `slot` of the ones this thread may use, counted round
-/// (slot 0 the first). Returns the CPU, or `None` when the kernel refuses (then it runs as
-/// before, and the refusal is logged once per thread).
+/// (slot 0 the first). Returns the CPU, or `None` when it cannot (then it runs as before, and
+/// why is logged).
 pub(crate) fn pin_this_thread(slot: usize) -> Option<usize> {
-    let cpus = Mask::of_this_thread()?.cpus();
-    let cpu = *cpus.get(slot % cpus.len().max(1))?;
+    let Some(cpus) = Mask::of_this_thread().map(|mask| mask.cpus()) else {
+        log::warn!("--affinity: this system does not say which CPUs a thread may use");
+        return None;
+    };
+    let Some(&cpu) = cpus.get(slot % cpus.len().max(1)) else {
+        log::warn!("--affinity: no CPU to pin a game's thread to");
+        return None;
+    };
     match Mask::one(cpu).apply() {
         Ok(()) => Some(cpu),
         Err(e) => {
@@ -141,8 +189,8 @@ mod tests {
         .join()
         .unwrap();
         assert_eq!(pinned, last.to_string());
-        // The spawning thread was first asked by the pinned thread above (or by another test):
-        // a child asked for by this unpinned thread still gets every CPU of this thread's.
+        // Whichever thread started the spawning thread, a child asked for by this unpinned
+        // thread gets every CPU of this thread's.
         let unpinned = childs_cpus();
         let all = Mask::of_this_thread().unwrap().cpus();
         if all.len() > 1 {

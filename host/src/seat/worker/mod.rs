@@ -79,8 +79,14 @@ pub(crate) fn spawn_lasting(mut command: Command) -> std::io::Result<std::proces
     // The child runs where the asking thread may run, as if that thread had forked it (a game
     // pinned to a CPU by `--affinity` keeps its players' processes there).
     if let Some(mask) = super::affinity::Mask::of_this_thread() {
-        // SAFETY: `apply` makes one system call, async-signal-safe.
-        unsafe { command.pre_exec(move || mask.apply()) };
+        // SAFETY: `apply` makes one system call, async-signal-safe. Best effort: a child that
+        // cannot be restricted (its CPUs changed meanwhile) runs where it may.
+        unsafe {
+            command.pre_exec(move || {
+                let _ = mask.apply();
+                Ok(())
+            });
+        }
     }
     static SPAWNER: OnceLock<std::sync::Mutex<mpsc::Sender<SpawnJob>>> = OnceLock::new();
     let spawner = SPAWNER.get_or_init(|| {
@@ -88,6 +94,11 @@ pub(crate) fn spawn_lasting(mut command: Command) -> std::io::Result<std::proces
         let started = thread::Builder::new()
             .name("tavola spawner".to_owned())
             .spawn(move || {
+                // The process's CPUs, not those of the thread that happened to start this one
+                // (a game's, pinned by --affinity).
+                if let Some(all) = super::affinity::Mask::of_this_process() {
+                    let _ = all.apply();
+                }
                 for (mut command, reply) in receive {
                     let _ = reply.send(command.spawn());
                 }
