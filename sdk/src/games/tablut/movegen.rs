@@ -86,6 +86,14 @@ pub(super) fn count_targets(from: usize, occupied: u128) -> u32 {
     count
 }
 
+/// The number of moves of the pieces `movers`, with `occupied` the occupied squares.
+#[inline(always)]
+pub(super) fn count_all(movers: u128, occupied: u128) -> u32 {
+    Squares::of(movers)
+        .map(|from| count_targets(from.index(), occupied))
+        .sum()
+}
+
 impl Position {
     /// The number of legal moves, counted with popcounts (no move list); 0 when the game is over.
     #[must_use]
@@ -99,10 +107,7 @@ impl Position {
         if self.is_decided() {
             return 0;
         }
-        let occupied = self.occupied().bits();
-        Squares::of(self.movers())
-            .map(|from| count_targets(from.index(), occupied))
-            .sum()
+        count_all(self.movers(), self.occupied().bits())
     }
 
     /// Whether the side to move has a legal move, ignoring whether the game is already decided.

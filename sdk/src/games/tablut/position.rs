@@ -69,6 +69,33 @@ pub struct Position {
     pub(super) history: History,
 }
 
+/// Moves the piece on `mv.from` to `mv.to` on the boards given (white soldiers, black soldiers,
+/// the king): its kind ([`KING_KEYS`] and the like) and the change to the Zobrist hash, or
+/// `None` when `mv.from` is empty.
+#[inline]
+pub(super) fn shift_piece(
+    white: &mut u128,
+    black: &mut u128,
+    king: &mut u128,
+    mv: Move,
+) -> Option<(usize, u64)> {
+    let (from, to) = (mv.from.index(), mv.to.index());
+    let (board, kind) = if *king & (1 << from) != 0 {
+        (king, KING_KEYS)
+    } else if *white & (1 << from) != 0 {
+        (white, WHITE_KEYS)
+    } else if *black & (1 << from) != 0 {
+        (black, BLACK_KEYS)
+    } else {
+        return None;
+    };
+    *board ^= (1u128 << from) | (1u128 << to);
+    Some((
+        kind,
+        super::history::ZOBRIST[kind][from] ^ super::history::ZOBRIST[kind][to],
+    ))
+}
+
 impl Position {
     /// The start position: king e5; White d5 c5 f5 g5 e4 e3 e6 e7; Black d1 e1 f1 e2, d9 e9 f9
     /// e8, a4 a5 a6 b5, i4 i5 i6 h5; White to move.
@@ -216,20 +243,13 @@ impl Position {
     /// it was the king.
     #[inline]
     pub(super) fn move_piece(&mut self, mv: Move) -> bool {
-        let (from, to) = (mv.from.index(), mv.to.index());
-        let both = (1u128 << from) | (1u128 << to);
-        let (board, kind) = if self.king & (1 << from) != 0 {
-            (&mut self.king, KING_KEYS)
-        } else if self.white & (1 << from) != 0 {
-            (&mut self.white, WHITE_KEYS)
-        } else if self.black & (1 << from) != 0 {
-            (&mut self.black, BLACK_KEYS)
-        } else {
-            return false;
-        };
-        *board ^= both;
-        self.hash ^= super::history::ZOBRIST[kind][from] ^ super::history::ZOBRIST[kind][to];
-        kind == KING_KEYS
+        match shift_piece(&mut self.white, &mut self.black, &mut self.king, mv) {
+            Some((kind, keys)) => {
+                self.hash ^= keys;
+                kind == KING_KEYS
+            }
+            None => false,
+        }
     }
 
     /// Recomputes the hash and drops the history and result (after an edit).

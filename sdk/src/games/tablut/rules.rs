@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::moves::Move;
 use super::position::{Cell, Position};
-use super::square::{Square, Squares, CAMPS, CAMP_CENTRES, CASTLE, EDGE, NEIGHBOURS, NONE, STEP};
+use super::square::{Square, CAMPS, CAMP_CENTRES, CASTLE, EDGE, NEIGHBOURS, NONE, STEP};
 use crate::{Color, EndReason, Outcome, ParseMoveError};
 
 /// The squares next to the castle, where the king needs black on its three other sides.
@@ -73,19 +73,14 @@ impl Position {
     /// victims go, the king's capture or escape or a repeated state end the game.
     #[inline(always)]
     pub(super) fn count_moves_after(&self, mv: Move) -> u32 {
-        use super::history::{keys_of, BLACK_KEYS, BLACK_TO_MOVE, KING_KEYS, WHITE_KEYS, ZOBRIST};
-        let (from, to) = (mv.from.index(), mv.to.index());
-        let both = (1u128 << from) | (1u128 << to);
+        use super::history::{keys_of, BLACK_KEYS, BLACK_TO_MOVE, WHITE_KEYS};
+        let to = mv.to.index();
         let (mut white, mut black, mut king) = (self.white, self.black, self.king);
-        let (board, kind) = if king & (1 << from) != 0 {
-            (&mut king, KING_KEYS)
-        } else if white & (1 << from) != 0 {
-            (&mut white, WHITE_KEYS)
-        } else {
-            (&mut black, BLACK_KEYS)
+        let Some((_, keys)) = super::position::shift_piece(&mut white, &mut black, &mut king, mv)
+        else {
+            return 0;
         };
-        *board ^= both;
-        let mut hash = self.hash ^ BLACK_TO_MOVE ^ ZOBRIST[kind][from] ^ ZOBRIST[kind][to];
+        let mut hash = self.hash ^ BLACK_TO_MOVE ^ keys;
         let (victims, king_captured) = victims(white, black, king, to, self.side);
         if king_captured || king & (1 << to) & EDGE != 0 {
             return 0;
@@ -105,10 +100,7 @@ impl Position {
         if victims == 0 && self.history.contains(hash) {
             return 0;
         }
-        let occupied = white | black | king;
-        Squares::of(movers)
-            .map(|from| super::movegen::count_targets(from.index(), occupied))
-            .sum()
+        super::movegen::count_all(movers, white | black | king)
     }
 
     /// The result of the move just played, given what it captured: the king's capture or escape
