@@ -19,18 +19,30 @@ pub(crate) struct Mask {
 impl Mask {
     /// The CPUs the calling thread may run on (`None` if the kernel does not say).
     pub(crate) fn of_this_thread() -> Option<Mask> {
+        Mask::of(0)
+    }
+
+    /// The CPUs the process may run on: its main thread's (`None` if the kernel does not say).
+    pub(crate) fn of_this_process() -> Option<Mask> {
+        // SAFETY: getpid has no preconditions; the process id names its main thread.
+        Mask::of(unsafe { libc::getpid() })
+    }
+
+    /// The CPUs the thread `tid` of this process may run on (0: the calling thread).
+    fn of(tid: i32) -> Option<Mask> {
         #[cfg(target_os = "linux")]
         {
             // SAFETY: a zeroed cpu_set_t is a valid (empty) set, filled in by the kernel.
             let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-            // SAFETY: pid 0 is the calling thread; the size is the set's own.
+            // SAFETY: a thread of this process; the size is the set's own.
             let read = unsafe {
-                libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set)
+                libc::sched_getaffinity(tid, std::mem::size_of::<libc::cpu_set_t>(), &mut set)
             };
             (read == 0).then_some(Mask { set })
         }
         #[cfg(not(target_os = "linux"))]
         {
+            let _ = tid;
             None
         }
     }
@@ -41,48 +53,18 @@ impl Mask {
     /// # Errors
     /// The kernel's (an empty set, or CPUs this process may not use).
     pub(crate) fn apply(&self) -> std::io::Result<()> {
-        #[cfg(target_os = "linux")]
-        {
-            // SAFETY: pid 0 is the calling thread; the set and its size are valid.
-            let set = unsafe {
-                libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &self.set)
-            };
-            if set != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-        }
-        Ok(())
+        self.apply_to(0)
     }
 
-    /// The CPUs the process may run on: its main thread's (`None` if the kernel does not say).
-    pub(crate) fn of_this_process() -> Option<Mask> {
-        #[cfg(target_os = "linux")]
-        {
-            // SAFETY: as in `of_this_thread`; the process id names its main thread.
-            let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-            let read = unsafe {
-                libc::sched_getaffinity(
-                    libc::getpid(),
-                    std::mem::size_of::<libc::cpu_set_t>(),
-                    &mut set,
-                )
-            };
-            (read == 0).then_some(Mask { set })
-        }
-        #[cfg(not(target_os = "linux"))]
-        {
-            None
-        }
-    }
-
-    /// Restricts the thread `tid` of this process to these CPUs.
+    /// Restricts the thread `tid` of this process (0: the calling thread) to these CPUs, in one
+    /// system call.
     ///
     /// # Errors
-    /// The kernel's (the thread is gone, say).
+    /// The kernel's (the thread is gone, an empty set, CPUs this process may not use).
     pub(crate) fn apply_to(&self, tid: i32) -> std::io::Result<()> {
         #[cfg(target_os = "linux")]
         {
-            // SAFETY: a thread id of this process; the set and its size are valid.
+            // SAFETY: a thread of this process; the set and its size are valid.
             let set = unsafe {
                 libc::sched_setaffinity(tid, std::mem::size_of::<libc::cpu_set_t>(), &self.set)
             };
