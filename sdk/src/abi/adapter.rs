@@ -158,8 +158,9 @@ impl<B: Bot> Adapter<B> {
                 .map_err(|e| format!("the host sent a move this bot's rules reject: {e}"))?;
             cache.position.play_unchecked(mv);
         }
-        cache.moves.clear();
-        cache.moves.push_str(moves);
+        // Only the new moves are copied: `cache.moves` is a prefix of `moves` (checked above, or
+        // empty), so a game's requests cost a copy of each move once, not of the game each ply.
+        cache.moves.push_str(&moves[cache.moves.len()..]);
         Ok(&self.cache.insert(cache).position)
     }
 
