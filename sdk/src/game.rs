@@ -222,6 +222,23 @@ pub enum ParseMoveError {
     },
 }
 
+/// A move as one number: how moves cross the plugin ABI's typed path (a bot built with this SDK
+/// answers the host with a code, and hears the game's moves as codes, instead of writing and
+/// parsing notation each ply).
+///
+/// Each game documents its encoding on its move type; the codes are part of the ABI and do not
+/// change within SDK 0.1.x. Every move has exactly one code, and [`MoveCode::from_code`] accepts
+/// exactly the codes of moves: `from_code(mv.code()) == Some(mv)`, and `from_code(c)` is either
+/// `None` or a move whose code is `c`. A decoded move is well-formed, not necessarily legal: ask
+/// [`Position::is_legal`].
+pub trait MoveCode: Sized {
+    /// The move's code.
+    fn code(self) -> u64;
+
+    /// The move with this code, or `None` when no move has it.
+    fn from_code(code: u64) -> Option<Self>;
+}
+
 /// A game: its name, its variants, and how to make positions.
 ///
 /// A unit type per game (for example [`crate::games::ataxx::Ataxx`]) implements it, so generic code
@@ -233,8 +250,8 @@ pub trait Game: 'static {
     const VARIANTS: &'static [&'static str];
     /// A position, with everything needed to go on playing (side to move, counters, rule set).
     type Position: Position<Move = Self::Move>;
-    /// A move: small and `Copy`; `Display` writes the game's notation.
-    type Move: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'static;
+    /// A move: small and `Copy`; `Display` writes the game's notation, [`MoveCode`] its number.
+    type Move: MoveCode + Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'static;
 
     /// The start position of `variant` (`None` for the default).
     ///
@@ -276,7 +293,7 @@ pub enum ParsePositionError {
 /// reads it back.
 pub trait Position: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
     /// The game's move type.
-    type Move: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'static;
+    type Move: MoveCode + Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'static;
 
     /// The variant (rule set) this position is played under.
     fn variant(&self) -> &'static str;

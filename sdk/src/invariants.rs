@@ -2,7 +2,8 @@
 //!
 //! Over many seeded random playouts it checks what must hold for any rules engine behind the
 //! [`Game`] contract: the generated move list and `is_legal` agree over the whole move space, the
-//! list has no duplicates, every legal move round-trips through its notation, every reached position
+//! list has no duplicates, every legal move round-trips through its notation and its code (and any number decodes to no move
+//! or to a move legal exactly when listed), every reached position
 //! round-trips through its text, a finished game has no legal moves and refuses every move, and
 //! every playout ends within the rules' bound. A game opts in by implementing [`Harness`].
 
@@ -12,7 +13,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
-use crate::{Game, Position};
+use crate::{Game, MoveCode, Position};
 
 /// What the harness needs to know about a game beyond the [`Game`] contract.
 pub(crate) trait Harness: Game {
@@ -61,6 +62,13 @@ pub(crate) fn check_random_playouts<G: Harness>(games: usize, seed: u64, full_ch
             };
             for &mv in sample {
                 assert_eq!(
+                    G::Move::from_code(mv.code()),
+                    Some(mv),
+                    "{mv} does not round-trip through its code {:#x} in {}",
+                    mv.code(),
+                    context()
+                );
+                assert_eq!(
                     position.is_legal(mv),
                     legal.contains(&mv),
                     "is_legal({mv}) disagrees with the move list in {}",
@@ -80,6 +88,25 @@ pub(crate) fn check_random_playouts<G: Harness>(games: usize, seed: u64, full_ch
                     "{mv} does not round-trip through {text:?} in {}",
                     context()
                 );
+            }
+
+            // Any number at all decodes to nothing, or to a move with that very code that is legal
+            // exactly when the list has it: what the host relies on for a plugin's answer.
+            for _ in 0..16 {
+                let code = rng.gen::<u64>() >> rng.gen_range(0..64);
+                if let Some(mv) = G::Move::from_code(code) {
+                    assert_eq!(
+                        mv.code(),
+                        code,
+                        "{code:#x} decodes to {mv}, whose code differs"
+                    );
+                    assert_eq!(
+                        position.is_legal(mv),
+                        legal.contains(&mv),
+                        "is_legal({mv}, decoded from {code:#x}) disagrees with the list in {}",
+                        context()
+                    );
+                }
             }
 
             let text = position.to_string();
@@ -173,5 +200,60 @@ pub(crate) fn check_text_input<G: Game>(text: &str) {
         if let Ok(mv) = start.parse_move(text) {
             assert!(start.is_legal(mv), "parse_move accepted the illegal {mv}");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::games::{ataxx, dama, gonnect, tablut};
+    use crate::{Game, MoveCode, Position};
+
+    /// The examples in each game's `MoveCode` documentation.
+    #[test]
+    fn the_documented_move_codes() {
+        let code = |mv: Result<u64, String>| mv.unwrap();
+        let ataxx = |t: &str| {
+            t.parse::<ataxx::Move>()
+                .map(MoveCode::code)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(code(ataxx("b6")), 0x24);
+        assert_eq!(code(ataxx("a7c5")), 0x1_2A_1E);
+        assert_eq!(code(ataxx("0000")), 0x2_0000);
+        let tablut = |t: &str| {
+            t.parse::<tablut::Move>()
+                .map(MoveCode::code)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(code(tablut("e3-h3")), 0x16_19);
+        let gonnect = |t: &str| {
+            t.parse::<gonnect::Move>()
+                .map(MoveCode::code)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(code(gonnect("G7")), 84);
+        assert_eq!(code(gonnect("swap")), 0x100);
+        let start = dama::Dama::start(None).unwrap();
+        let dama = |t: &str| {
+            start
+                .parse_move(t)
+                .map(MoveCode::code)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(code(dama("23-19")), 0x16);
+        let capture = |t: &str| {
+            t.parse::<dama::Move>()
+                .map(MoveCode::code)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(code(capture("22x15")), 0x435);
+        // Not codes: stray bits, squares off the board.
+        assert_eq!(ataxx::Move::from_code(49), None);
+        assert_eq!(ataxx::Move::from_code(0x1_31_00), None);
+        assert_eq!(ataxx::Move::from_code(0x2_0001), None);
+        assert_eq!(tablut::Move::from_code(0x51_00), None);
+        assert_eq!(gonnect::Move::from_code(169), None);
+        assert_eq!(dama::Move::from_code(0x16 | 1 << 12), None);
+        assert_eq!(dama::Move::from_code(u64::MAX), None);
     }
 }

@@ -90,7 +90,7 @@ pub mod perft;
 
 pub use bot::{Bot, BotError, Context, SearchInfo, Setup};
 pub use game::{
-    Color, EndReason, Game, Outcome, ParseColorError, ParseMoveError, ParsePositionError,
+    Color, EndReason, Game, MoveCode, Outcome, ParseColorError, ParseMoveError, ParsePositionError,
     PlayError, Position, UnknownVariantError,
 };
 

@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::square::Square;
-use crate::ParseMoveError;
+use crate::{MoveCode, ParseMoveError};
 
 /// An Ataxx move. `Display` writes `b6`, `a7c5` or `0000`; `FromStr` reads them back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -38,6 +38,33 @@ impl Move {
         match self {
             Move::Jump { from, .. } => Some(from),
             Move::Clone(_) | Move::Pass => None,
+        }
+    }
+}
+
+/// The move codes of Ataxx (see [`MoveCode`]): bits 0-7 the destination's index
+/// ([`Square::index`]), bits 8-15 a jump's origin, bits 16-17 the kind: 0 a clone (`b6` is `0x24`),
+/// 1 a jump (`a7c5` is `0x1_2A_1E`), 2 the pass (`0x2_0000`). Every other bit is zero. Any two squares
+/// make a jump's code, as they make a `Move::Jump` value (only those two squares apart can be legal).
+impl MoveCode for Move {
+    fn code(self) -> u64 {
+        match self {
+            Move::Clone(to) => to.index() as u64,
+            Move::Jump { from, to } => 1 << 16 | (from.index() as u64) << 8 | to.index() as u64,
+            Move::Pass => 2 << 16,
+        }
+    }
+
+    fn from_code(code: u64) -> Option<Move> {
+        let square = |bits: u64| Square::from_index((bits & 0xFF) as usize);
+        match code >> 16 {
+            0 if code >> 8 == 0 => square(code).map(Move::Clone),
+            1 => Some(Move::Jump {
+                from: square(code >> 8)?,
+                to: square(code)?,
+            }),
+            2 if code & 0xFFFF == 0 => Some(Move::Pass),
+            _ => None,
         }
     }
 }

@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::square::{Direction, Square, JUMP, NONE, STEP};
-use crate::ParseMoveError;
+use crate::{MoveCode, ParseMoveError};
 
 /// Bits 0-4 of a move: the origin's index.
 const FROM_BITS: u64 = 0x1F;
@@ -135,6 +135,40 @@ impl Move {
     /// The square reached from `at` going `direction` by `table`; valid moves stay on the board.
     fn follow(self, at: Square, direction: Direction, table: &[[u8; 4]; 32]) -> Square {
         Square::from_index(table[at.index()][direction as usize] as usize).unwrap_or(at)
+    }
+}
+
+/// The move codes of Dama (see [`MoveCode`]) are the packed moves themselves: bits 0-4 the
+/// origin's index ([`Square::index`], the number minus one), bits 5-9 the number of jumps (0 for a
+/// step, at most [`Move::MAX_JUMPS`]), then two bits per jump from bit 10 (one for a step) giving
+/// its direction ([`Direction`]'s codes). Every step and jump stays on the board; every other bit is
+/// zero. `23-19` is `0x16`; `22x15` is `0x435`.
+impl MoveCode for Move {
+    fn code(self) -> u64 {
+        self.0
+    }
+
+    fn from_code(code: u64) -> Option<Move> {
+        let mv = Move(code);
+        let (jumps, from) = (mv.jumps(), mv.from().index());
+        if jumps > Move::MAX_JUMPS {
+            return None;
+        }
+        let used = DIRS_SHIFT as usize + 2 * jumps.max(1);
+        if used < 64 && code >> used != 0 {
+            return None;
+        }
+        if jumps == 0 {
+            return (STEP[from][mv.direction(0) as usize] != NONE).then_some(mv);
+        }
+        let mut at = from;
+        for i in 0..jumps {
+            match JUMP[at][mv.direction(i) as usize] {
+                NONE => return None,
+                next => at = next as usize,
+            }
+        }
+        Some(mv)
     }
 }
 

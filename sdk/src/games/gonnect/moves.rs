@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::point::Point;
-use crate::ParseMoveError;
+use crate::{MoveCode, ParseMoveError};
 
 /// A Gonnect move. `Display` writes `G7` or `swap`; `FromStr` reads them back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -29,6 +29,24 @@ impl Move {
 impl From<Point> for Move {
     fn from(point: Point) -> Move {
         Move::Place(point)
+    }
+}
+
+/// The move codes of Gonnect (see [`MoveCode`]): a placement is its point's dense index
+/// ([`Point::index`], `row * 13 + column`: `G7` is `84`), the swap is `0x100`.
+impl MoveCode for Move {
+    fn code(self) -> u64 {
+        match self {
+            Move::Place(point) => point.index() as u64,
+            Move::Swap => 0x100,
+        }
+    }
+
+    fn from_code(code: u64) -> Option<Move> {
+        match code {
+            0x100 => Some(Move::Swap),
+            _ => Point::from_index(usize::try_from(code).ok()?).map(Move::Place),
+        }
     }
 }
 

@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::square::Square;
-use crate::ParseMoveError;
+use crate::{MoveCode, ParseMoveError};
 
 /// A Tablut move: a piece slides orthogonally from one square to another. `Display` writes
 /// `e3-h3`; `FromStr` reads it back.
@@ -24,6 +24,24 @@ impl Move {
     #[must_use]
     pub const fn new(from: Square, to: Square) -> Move {
         Move { from, to }
+    }
+}
+
+/// The move codes of Tablut (see [`MoveCode`]): the origin's index ([`Square::index`]) times 256
+/// plus the destination's (`e3-h3` is `0x16_19`), both below 81; every other bit is zero. Any two
+/// squares make a code, as they make a `Move`.
+impl MoveCode for Move {
+    fn code(self) -> u64 {
+        (self.from.index() as u64) << 8 | self.to.index() as u64
+    }
+
+    fn from_code(code: u64) -> Option<Move> {
+        if code >> 16 != 0 {
+            return None;
+        }
+        let from = Square::from_index((code >> 8) as usize)?;
+        let to = Square::from_index((code & 0xFF) as usize)?;
+        Some(Move { from, to })
     }
 }
 
