@@ -514,6 +514,7 @@ fn opponent_turns<G: MenuGame>(
         game.opponent.request(Request {
             start_text: game.start_text.clone(),
             moves_text: moves.join(" "),
+            move_codes: None,
             position: game.position.clone(),
             clocks: seat::clocks(None, None, 0),
         });

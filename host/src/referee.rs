@@ -6,10 +6,10 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use tavola_sdk::abi::Clocks;
-use tavola_sdk::{Color, Game, ParseMoveError, Position, SearchInfo};
+use tavola_sdk::{Color, Game, MoveCode, ParseMoveError, Position, SearchInfo};
 
 use crate::record::{GameRecord, RecordedMove};
-use crate::seat::{self, Answer, GameOver, Request, Seat, SeatFailure, Wait};
+use crate::seat::{self, Choice, GameOver, Request, Seat, SeatFailure, TypedAnswer, Wait};
 
 /// The time control and adjudication settings of a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,6 +175,8 @@ pub struct Referee<G: Game> {
     position: G::Position,
     moves: Vec<G::Move>,
     moves_text: String,
+    /// The moves' codes, for brains that take them ([`Request::move_codes`]).
+    move_codes: Vec<u64>,
     /// The mover's clock after each move, for the record.
     clocks_after: Vec<Option<Duration>>,
     clocks: [Option<Duration>; 2],
@@ -197,6 +199,7 @@ impl<G: Game> Referee<G> {
             position: start,
             moves: Vec::new(),
             moves_text: String::new(),
+            move_codes: Vec::new(),
             clocks_after: Vec::new(),
             clocks: [settings.time; 2],
             turn_started: None,
@@ -248,6 +251,7 @@ impl<G: Game> Referee<G> {
     fn push_move(&mut self, mv: G::Move, clock: Option<Duration>) {
         self.position.play_unchecked(mv);
         self.moves.push(mv);
+        self.move_codes.push(mv.code());
         self.clocks_after.push(clock);
         if !self.moves_text.is_empty() {
             self.moves_text.push(' ');
@@ -356,6 +360,7 @@ impl<G: Game> Referee<G> {
         let mut request = Request {
             start_text: String::new(),
             moves_text: String::new(),
+            move_codes: None,
             position: self.position.clone(),
             clocks: seat::clocks(None, None, 0),
         };
@@ -363,13 +368,28 @@ impl<G: Game> Referee<G> {
         request
     }
 
-    /// As [`Referee::begin_turn`], writing the request over `request` (whose text buffers are
-    /// reused: a game's requests are made once a ply).
+    /// As [`Referee::begin_turn`], writing the request over `request` (whose buffers are
+    /// reused: a game's requests are made once a ply). A request this referee wrote before is
+    /// brought up to date by appending the moves played since.
     pub fn begin_turn_into(&mut self, request: &mut Request<G>) {
         let me = self.position.side_to_move();
         let ms = |d: Option<Duration>| d.map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
-        request.start_text.clone_from(&self.start_text);
-        request.moves_text.clone_from(&self.moves_text);
+        let codes = request.move_codes.get_or_insert_with(Vec::new);
+        // Byte comparisons (memcmp), not a move each: the common case is the last request of the
+        // same game, two moves behind.
+        let behind = request.start_text == self.start_text
+            && self.move_codes.starts_with(codes)
+            && self.moves_text.starts_with(request.moves_text.as_str());
+        if behind {
+            codes.extend_from_slice(&self.move_codes[codes.len()..]);
+            request
+                .moves_text
+                .push_str(&self.moves_text[request.moves_text.len()..]);
+        } else {
+            request.start_text.clone_from(&self.start_text);
+            codes.clone_from(&self.move_codes);
+            request.moves_text.clone_from(&self.moves_text);
+        }
         request.position.clone_from(&self.position);
         request.clocks = Clocks {
             movetime_ms: ms(self.settings.movetime).into(),
@@ -424,6 +444,7 @@ impl<G: Game> Referee<G> {
             .collect();
         self.position = self.start.clone();
         self.moves_text.clear();
+        self.move_codes.clear();
         self.result = rules_result::<G>(&self.position);
         for (mv, clock) in kept {
             self.push_move(mv, clock);
@@ -440,6 +461,22 @@ impl<G: Game> Referee<G> {
         info: Option<SearchInfo>,
         used: Option<Duration>,
     ) -> Option<MoveEvent<'_, G>> {
+        let answer = match wait {
+            Wait::TimedOut => None,
+            Wait::Answered(answer) => Some(answer.map(Choice::Text)),
+        };
+        self.finish_typed_turn(answer, info, used)
+    }
+
+    /// As [`Referee::finish_turn`], for an answer from [`crate::seat::Brain::choose_typed`]
+    /// (`None`: the time ran out). A typed move is checked as notation is: an illegal one loses,
+    /// a code that is no move loses as an unparsable answer.
+    pub fn finish_typed_turn(
+        &mut self,
+        answer: Option<TypedAnswer<G::Move>>,
+        info: Option<SearchInfo>,
+        used: Option<Duration>,
+    ) -> Option<MoveEvent<'_, G>> {
         let me = self.position.side_to_move();
         let wall = self
             .turn_started
@@ -447,12 +484,11 @@ impl<G: Game> Referee<G> {
             .map_or(Duration::ZERO, |t| t.elapsed());
         let elapsed = used.unwrap_or(wall);
         let margin = self.settings.margin;
-        let answer: Answer = match wait {
-            Wait::TimedOut => return self.forfeit(me, Termination::TimeForfeit, "ran out of time"),
-            Wait::Answered(answer) => answer,
+        let Some(answer) = answer else {
+            return self.forfeit(me, Termination::TimeForfeit, "ran out of time");
         };
-        let text = match answer {
-            Ok(text) => text,
+        let choice = match answer {
+            Ok(choice) => choice,
             Err(failure) => {
                 let (termination, reason) = match failure {
                     SeatFailure::Error(e) => {
@@ -483,14 +519,27 @@ impl<G: Game> Referee<G> {
             self.clocks[me.index()] =
                 Some((left.saturating_sub(elapsed)).saturating_add(self.settings.increment));
         }
-        let mv = match self.position.parse_move(text.trim()) {
-            Ok(mv) => mv,
-            Err(ParseMoveError::Illegal { reason, .. }) => {
-                let reason = format!("played the illegal move {:?} ({reason})", text.trim());
+        let mv = match choice {
+            Choice::Text(text) => match self.position.parse_move(text.trim()) {
+                Ok(mv) => mv,
+                Err(ParseMoveError::Illegal { reason, .. }) => {
+                    let reason = format!("played the illegal move {:?} ({reason})", text.trim());
+                    return self.forfeit(me, Termination::IllegalMove, &reason);
+                }
+                Err(ParseMoveError::Invalid { .. }) => {
+                    let reason = format!("answered {:?}, which is not a move", clip(&text));
+                    return self.forfeit(me, Termination::UnparsableMove, &reason);
+                }
+            },
+            Choice::Move(mv) if self.position.is_legal(mv) => mv,
+            Choice::Move(mv) => {
+                let why = (self.position.why_illegal(mv))
+                    .unwrap_or_else(|| "it is not a legal move here".to_owned());
+                let reason = format!("played the illegal move {:?} ({why})", mv.to_string());
                 return self.forfeit(me, Termination::IllegalMove, &reason);
             }
-            Err(ParseMoveError::Invalid { .. }) => {
-                let reason = format!("answered {:?}, which is not a move", clip(&text));
+            Choice::BadCode(code) => {
+                let reason = format!("answered the move code {code:#x}, which is no move's");
                 return self.forfeit(me, Termination::UnparsableMove, &reason);
             }
         };
@@ -604,7 +653,7 @@ mod tests {
 
     use super::*;
     use crate::seat::random::RandomBrain;
-    use crate::seat::{Brain, Control};
+    use crate::seat::{Answer, Brain, Control};
 
     /// Answers from a script, then plays randomly.
     struct Scripted(Vec<Answer>, RandomBrain<Ataxx>);

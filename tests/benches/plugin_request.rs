@@ -50,6 +50,7 @@ fn request(start: &str, moves: &str, position: &<Ataxx as Game>::Position) -> Re
     Request {
         start_text: start.to_owned(),
         moves_text: moves.to_owned(),
+        move_codes: None,
         position: position.clone(),
         clocks: clocks(Some(60_000), Some(60_000), 0),
     }
@@ -205,6 +206,7 @@ fn tablut_request(c: &mut Criterion) {
     let request = |moves: &str, position: &<Tablut as Game>::Position| Request::<Tablut> {
         start_text: start_text.clone(),
         moves_text: moves.to_owned(),
+        move_codes: None,
         position: position.clone(),
         clocks: clocks(Some(60_000), Some(60_000), 0),
     };

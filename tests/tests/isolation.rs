@@ -175,6 +175,7 @@ fn after_a_crash_the_next_worker_plays_normally() {
     let request = || Request::<Ataxx> {
         start_text: start.to_string(),
         moves_text: String::new(),
+        move_codes: None,
         position: start.clone(),
         clocks: clocks(Some(10_000), Some(10_000), 0),
     };

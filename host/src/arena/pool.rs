@@ -37,7 +37,7 @@ use crate::record::GameRecord;
 use crate::referee::{GameResult, Referee, Termination};
 use crate::seat::worker::{WorkerBrain, WorkerOptions};
 use crate::seat::SeatKind;
-use crate::seat::{choose_caught, clocks, wall_cap, Brain, Control, GameOver, Request, Wait};
+use crate::seat::{choose_typed_caught, clocks, wall_cap, Brain, Control, GameOver, Request, Wait};
 use crate::text_ui::{brain_for, player_seed};
 
 /// What a pool thread sends back: a finished game, with its record (when records are written and
@@ -611,6 +611,7 @@ fn play<G: Evaluate>(
     let mut request = Request {
         start_text: String::new(),
         moves_text: String::with_capacity(4096),
+        move_codes: Some(Vec::with_capacity(1024)),
         position: in_play.referee.position().clone(),
         clocks: clocks(None, None, 0),
     };
@@ -662,7 +663,7 @@ fn play<G: Evaluate>(
             }
             None => Some(state),
         };
-        let answer = choose_caught(player.brain.brain(), &request, &player.control);
+        let answer = choose_typed_caught(player.brain.brain(), &request, &player.control);
         // Timed, the fair time is charged; untimed, nothing is (and none is measured).
         let used = limit.map(|_| {
             let used = player.control.charged();
@@ -678,9 +679,7 @@ fn play<G: Evaluate>(
         state.watched = None;
         let in_play = state.game.as_mut().expect("the game is here between moves");
         in_play.players[me.index()] = Some(player);
-        in_play
-            .referee
-            .finish_turn(Wait::Answered(answer), info, used);
+        in_play.referee.finish_typed_turn(Some(answer), info, used);
         if !timed {
             held = Some(state);
         }

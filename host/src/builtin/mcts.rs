@@ -531,6 +531,7 @@ mod tests {
         Request {
             start_text: text.to_owned(),
             moves_text: String::new(),
+            move_codes: None,
             position,
             clocks: clocks(None, None, 0),
         }

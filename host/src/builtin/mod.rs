@@ -11,7 +11,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use tavola_sdk::{Game, Position, SearchInfo};
 
-use crate::seat::{Answer, Brain, Control, Request, SeatFailure};
+use crate::seat::{Answer, Brain, Choice, Control, Request, SeatFailure, TypedAnswer};
 
 pub mod bench;
 pub mod eval;
@@ -324,6 +324,20 @@ impl<G: Evaluate> Brain<G> for BuiltinBrain<G> {
     /// Searches deeper and deeper within the limits from the settings and the clock, reporting
     /// after each depth; when asked to stop it answers with the deepest search finished.
     fn choose(&mut self, request: &Request<G>, control: &Control) -> Answer {
+        self.best_move(request, control).map(|mv| mv.to_string())
+    }
+
+    fn choose_typed(&mut self, request: &Request<G>, control: &Control) -> TypedAnswer<G::Move> {
+        self.best_move(request, control).map(Choice::Move)
+    }
+}
+
+impl<G: Evaluate> BuiltinBrain<G> {
+    fn best_move(
+        &mut self,
+        request: &Request<G>,
+        control: &Control,
+    ) -> Result<G::Move, SeatFailure> {
         if request.position.outcome().is_some() {
             return Err(SeatFailure::Error(
                 "asked to move in a finished game".to_owned(),
@@ -342,7 +356,7 @@ impl<G: Evaluate> Brain<G> for BuiltinBrain<G> {
         found
             .pv
             .first()
-            .map(ToString::to_string)
+            .copied()
             .ok_or_else(|| SeatFailure::Error("asked to move with no legal move".to_owned()))
     }
 }
@@ -359,6 +373,7 @@ mod tests {
         Request::<Ataxx> {
             start_text: fen.to_owned(),
             moves_text: String::new(),
+            move_codes: None,
             position,
             clocks: clocks(None, None, 0),
         }

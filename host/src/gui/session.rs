@@ -379,6 +379,7 @@ impl<G: Evaluate> Session<G> {
         seat.request(Request {
             start_text: self.referee.start_text().to_owned(),
             moves_text: moves.join(" "),
+            move_codes: None,
             position: self.referee.position().clone(),
             clocks: crate::seat::clocks(None, None, 0),
         });

@@ -232,6 +232,7 @@ fn choose(
     seat.request(Request {
         start_text: followed.start.to_string(),
         moves_text: followed.moves_text(),
+        move_codes: None,
         position: followed.position.clone(),
         clocks,
     });

@@ -307,6 +307,7 @@ impl<G: Evaluate> Engine<G> {
         let request = Request {
             start_text: self.start_text.clone(),
             moves_text,
+            move_codes: None,
             position: self.position.clone(),
             clocks,
         };

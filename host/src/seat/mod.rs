@@ -157,6 +157,9 @@ pub struct Request<G: Game> {
     pub start_text: String,
     /// The moves so far, in notation, separated by spaces.
     pub moves_text: String,
+    /// The same moves as their codes ([`tavola_sdk::MoveCode`]), when the request's maker keeps
+    /// them (the referee does); `None` otherwise, and then a brain reads `moves_text`.
+    pub move_codes: Option<Vec<u64>>,
     /// The current position (the host's authoritative copy).
     pub position: G::Position,
     /// The clocks at the moment of the request.
@@ -183,6 +186,21 @@ pub enum SeatFailure {
 /// What a seat answers: a move in notation, or why there is none.
 pub type Answer = Result<String, SeatFailure>;
 
+/// A move as a brain gives it to the referee, which checks it: in notation, or already typed
+/// (a built-in player's, or a plugin's answer by code), which spares writing and parsing it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Choice<M> {
+    /// Notation, to be parsed in the position.
+    Text(String),
+    /// A well-formed move, legal or not.
+    Move(M),
+    /// A move code ([`tavola_sdk::MoveCode`]) that is no move's.
+    BadCode(u64),
+}
+
+/// What [`Brain::choose_typed`] answers: a [`Choice`], or why there is none.
+pub type TypedAnswer<M> = Result<Choice<M>, SeatFailure>;
+
 /// Something that chooses moves. Runs on its seat's own thread.
 pub trait Brain<G: Game>: Send {
     /// Chooses a move for `request.position`, in notation.
@@ -190,6 +208,12 @@ pub trait Brain<G: Game>: Send {
     /// # Errors
     /// A [`SeatFailure`] when there is no move to give.
     fn choose(&mut self, request: &Request<G>, control: &Control) -> Answer;
+
+    /// As [`Brain::choose`], the move typed where the brain has it so: what the arena asks, on
+    /// the game's own thread. The default gives [`Brain::choose`]'s notation.
+    fn choose_typed(&mut self, request: &Request<G>, control: &Control) -> TypedAnswer<G::Move> {
+        self.choose(request, control).map(Choice::Text)
+    }
 
     /// Hears that the game is over (a player that keeps its own game, such as a challenge
     /// client, is told the result). The default does nothing.
@@ -216,10 +240,20 @@ pub(crate) fn choose_caught<G: Game>(
     request: &Request<G>,
     control: &Control,
 ) -> Answer {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        brain.choose(request, control)
-    }))
-    .unwrap_or_else(|payload| {
+    caught(|| brain.choose(request, control))
+}
+
+/// As [`choose_caught`], through [`Brain::choose_typed`].
+pub(crate) fn choose_typed_caught<G: Game>(
+    brain: &mut dyn Brain<G>,
+    request: &Request<G>,
+    control: &Control,
+) -> TypedAnswer<G::Move> {
+    caught(|| brain.choose_typed(request, control))
+}
+
+fn caught<T>(choose: impl FnOnce() -> Result<T, SeatFailure>) -> Result<T, SeatFailure> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(choose)).unwrap_or_else(|payload| {
         let message = payload
             .downcast_ref::<&str>()
             .map(|s| (*s).to_owned())
@@ -696,6 +730,7 @@ mod tests {
         seat.request(Request {
             start_text: position.to_string(),
             moves_text: String::new(),
+            move_codes: None,
             position,
             clocks: clocks(Some(400), Some(400), 0),
         });
@@ -729,6 +764,7 @@ mod tests {
             seat.request(Request {
                 start_text: position.to_string(),
                 moves_text: moves.to_owned(),
+                move_codes: None,
                 position: position.clone(),
                 clocks: clocks(Some(delay), None, 0),
             });

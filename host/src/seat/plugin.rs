@@ -10,13 +10,13 @@ use abi_stable::library::{lib_header_from_path, LibHeader, LibraryError, RootMod
 use abi_stable::sabi_trait::TD_Opaque;
 use abi_stable::std_types::{RResult, RStr, Tuple2};
 use tavola_sdk::abi::{
-    BotInfo, BotModuleRef, Clocks, LogSink, MoveRequest, NewPlayer, PlayerBox, Reporter,
-    Reporter_TO, SearchInfoWire,
+    BotInfo, BotModuleRef, Clocks, CodeRequest, Failure, LogSink, MoveRequest, NewPlayer,
+    PlayerBox, Reporter, Reporter_TO, SearchInfoWire,
 };
-use tavola_sdk::{Color, Game, SearchInfo};
+use tavola_sdk::{Color, Game, MoveCode, SearchInfo};
 use thiserror::Error;
 
-use super::{Answer, Brain, Control, Request, SeatFailure};
+use super::{Answer, Brain, Choice, Control, Request, SeatFailure, TypedAnswer};
 
 /// The version of `tavola-sdk` this host was built with; a bot must share its `0.minor`.
 pub const SDK_VERSION: &str = tavola_sdk::VERSION;
@@ -292,6 +292,8 @@ pub fn log_bot_record(level: u8, target: &str, message: &str) {
 /// A plugin's player as a [`Brain`].
 pub struct PluginBrain {
     player: PlayerBox,
+    /// Whether the player takes move codes ([`tavola_sdk::abi::Player::choose_move_code`]).
+    takes_codes: bool,
 }
 
 impl fmt::Debug for PluginBrain {
@@ -303,7 +305,10 @@ impl fmt::Debug for PluginBrain {
 impl PluginBrain {
     /// Wraps a player made by [`Library::new_player`].
     pub fn new(player: PlayerBox) -> PluginBrain {
-        PluginBrain { player }
+        PluginBrain {
+            takes_codes: player.takes_move_codes(),
+            player,
+        }
     }
 }
 
@@ -343,13 +348,48 @@ impl PluginBrain {
             stop,
             reporter: Reporter_TO::from_ptr(&sink, TD_Opaque),
         };
-        match self.player.choose_move(wire) {
-            RResult::ROk(text) => Ok(text.into()),
-            RResult::RErr(failure) if failure.panicked => {
-                Err(SeatFailure::Panic(failure.message.into()))
-            }
-            RResult::RErr(failure) => Err(SeatFailure::Error(failure.message.into())),
-        }
+        self.player
+            .choose_move(wire)
+            .into_result()
+            .map(Into::into)
+            .map_err(seat_failure)
+    }
+
+    /// As [`PluginBrain::ask`], on the typed path: the moves as codes, the answer a code. Only
+    /// for a player that [`PluginBrain::takes_codes`].
+    pub fn ask_code(
+        &mut self,
+        start: &str,
+        moves: &[u64],
+        clocks: Clocks,
+        stop: &AtomicBool,
+        report: &(dyn Fn(SearchInfo) + Sync),
+    ) -> Result<u64, SeatFailure> {
+        let sink = InfoSink(report);
+        let wire = CodeRequest {
+            start_position: start.into(),
+            moves: moves.into(),
+            clocks,
+            stop,
+            reporter: Reporter_TO::from_ptr(&sink, TD_Opaque),
+        };
+        self.player
+            .choose_move_code(wire)
+            .into_result()
+            .map_err(seat_failure)
+    }
+
+    /// Whether the player takes move codes: built with an SDK that has the typed path.
+    pub fn takes_codes(&self) -> bool {
+        self.takes_codes
+    }
+}
+
+fn seat_failure(failure: Failure) -> SeatFailure {
+    if failure.panicked {
+        SeatFailure::Panic(failure.message.into())
+    } else {
+        SeatFailure::Error(failure.message.into())
     }
 }
 
@@ -363,5 +403,21 @@ impl<G: Game> Brain<G> for PluginBrain {
             &control.stop,
             &report,
         )
+    }
+
+    /// By move codes when both the request and the player have them, else in notation.
+    fn choose_typed(&mut self, request: &Request<G>, control: &Control) -> TypedAnswer<G::Move> {
+        let Some(codes) = request.move_codes.as_deref().filter(|_| self.takes_codes) else {
+            return self.choose(request, control).map(Choice::Text);
+        };
+        let report = |info| control.report(info);
+        let code = self.ask_code(
+            &request.start_text,
+            codes,
+            request.clocks,
+            &control.stop,
+            &report,
+        )?;
+        Ok(G::Move::from_code(code).map_or(Choice::BadCode(code), Choice::Move))
     }
 }

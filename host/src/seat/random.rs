@@ -5,7 +5,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use tavola_sdk::{Game, Position};
 
-use super::{Answer, Brain, Control, Request, SeatFailure};
+use super::{Answer, Brain, Choice, Control, Request, SeatFailure, TypedAnswer};
 
 /// Plays uniformly random legal moves.
 #[derive(Debug)]
@@ -24,13 +24,23 @@ impl<G: Game> RandomBrain<G> {
     }
 }
 
-impl<G: Game> Brain<G> for RandomBrain<G> {
-    fn choose(&mut self, request: &Request<G>, _control: &Control) -> Answer {
+impl<G: Game> RandomBrain<G> {
+    fn pick(&mut self, request: &Request<G>) -> Result<G::Move, SeatFailure> {
         self.moves.clear();
         request.position.generate_moves(&mut self.moves);
         self.moves
             .choose(&mut self.rng)
-            .map(ToString::to_string)
+            .copied()
             .ok_or_else(|| SeatFailure::Error("asked to move with no legal move".to_owned()))
+    }
+}
+
+impl<G: Game> Brain<G> for RandomBrain<G> {
+    fn choose(&mut self, request: &Request<G>, _control: &Control) -> Answer {
+        self.pick(request).map(|mv| mv.to_string())
+    }
+
+    fn choose_typed(&mut self, request: &Request<G>, _control: &Control) -> TypedAnswer<G::Move> {
+        self.pick(request).map(Choice::Move)
     }
 }

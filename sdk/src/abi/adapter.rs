@@ -11,11 +11,16 @@ use std::time::Instant;
 use abi_stable::sabi_trait::TD_Opaque;
 use abi_stable::std_types::{RResult, RString, RVec};
 
+use std::sync::atomic::AtomicBool;
+
+use abi_stable::sabi_types::RRef;
+
 use super::{
-    BotInfo, Failure, MoveRequest, NewPlayer, Player, PlayerBox, Player_TO, SearchInfoWire,
+    BotInfo, Clocks, CodeRequest, Failure, MoveRequest, NewPlayer, Player, PlayerBox, Player_TO,
+    Reporter_TO, SearchInfoWire,
 };
 use crate::bot::{Bot, Context, Setup};
-use crate::{Color, Game, Position};
+use crate::{Color, Game, MoveCode, Position};
 
 /// The signature of [`new_player`] instantiated for one bot type.
 pub type NewPlayerFn = fn(&NewPlayer) -> Result<PlayerBox, String>;
@@ -98,8 +103,21 @@ pub fn new_player<B: Bot>(request: &NewPlayer) -> Result<PlayerBox, String> {
 
 struct Cache<P> {
     start: String,
-    moves: String,
+    played: Played,
     position: P,
+}
+
+/// The moves a cached position was reached by, as the requests gave them.
+enum Played {
+    Text(String),
+    Codes(Vec<u64>),
+}
+
+/// The moves of one request: notation separated by spaces, or codes.
+#[derive(Clone, Copy)]
+enum Moves<'a> {
+    Text(&'a str),
+    Codes(&'a [u64]),
 }
 
 /// The value behind a bot's [`Player`] object.
@@ -127,72 +145,124 @@ impl<B: Bot> Drop for Adapter<B> {
     }
 }
 
+/// Whether a cache reached by `played` is on the way to `moves`: the same kind of moves, the
+/// cached ones a prefix of the new (for notation, ending at a move's end).
+fn extends(played: &Played, moves: Moves<'_>) -> bool {
+    match (played, moves) {
+        (Played::Text(cached), Moves::Text(moves)) => {
+            moves.starts_with(cached.as_str())
+                && (cached.is_empty()
+                    || moves.len() == cached.len()
+                    || moves.as_bytes()[cached.len()] == b' ')
+        }
+        (Played::Codes(cached), Moves::Codes(moves)) => moves.starts_with(cached),
+        _ => false,
+    }
+}
+
 impl<B: Bot> Adapter<B> {
     /// Brings the cached position to the one reached by `start` and `moves`, replaying only the new
     /// moves when the request extends the previous one.
     fn update_cache(
         &mut self,
         start: &str,
-        moves: &str,
+        moves: Moves<'_>,
     ) -> Result<&<B::Game as Game>::Position, String> {
-        let extends = |cache: &Cache<_>| {
-            cache.start == start
-                && moves.starts_with(cache.moves.as_str())
-                && (cache.moves.is_empty()
-                    || moves.len() == cache.moves.len()
-                    || moves.as_bytes()[cache.moves.len()] == b' ')
-        };
         let mut cache = match self.cache.take() {
-            Some(cache) if extends(&cache) => cache,
+            Some(cache) if cache.start == start && extends(&cache.played, moves) => cache,
             _ => Cache {
                 start: start.to_owned(),
-                moves: String::new(),
+                played: match moves {
+                    Moves::Text(_) => Played::Text(String::new()),
+                    Moves::Codes(_) => Played::Codes(Vec::new()),
+                },
                 position: <B::Game as Game>::parse_position(start, Some(self.variant))
                     .map_err(|e| format!("the host sent a bad start position: {e}"))?,
             },
         };
-        for text in moves[cache.moves.len()..].split_whitespace() {
-            let mv = cache
-                .position
-                .parse_move(text)
-                .map_err(|e| format!("the host sent a move this bot's rules reject: {e}"))?;
-            cache.position.play_unchecked(mv);
-        }
-        // Only the new moves are copied: `cache.moves` is a prefix of `moves` (checked above, or
+        // Only the new moves are copied: the cached ones are a prefix of `moves` (checked above, or
         // empty), so a game's requests cost a copy of each move once, not of the game each ply.
-        cache.moves.push_str(&moves[cache.moves.len()..]);
+        match (&mut cache.played, moves) {
+            (Played::Text(cached), Moves::Text(moves)) => {
+                for text in moves[cached.len()..].split_whitespace() {
+                    let mv = cache.position.parse_move(text).map_err(|e| {
+                        format!("the host sent a move this bot's rules reject: {e}")
+                    })?;
+                    cache.position.play_unchecked(mv);
+                }
+                cached.push_str(&moves[cached.len()..]);
+            }
+            (Played::Codes(cached), Moves::Codes(moves)) => {
+                for &code in &moves[cached.len()..] {
+                    let mv = <<B::Game as Game>::Move as MoveCode>::from_code(code)
+                        .filter(|&mv| cache.position.is_legal(mv))
+                        .ok_or_else(|| {
+                            format!(
+                                "the host sent the move code {code:#x}, which this bot's rules \
+                                 reject in {}",
+                                cache.position
+                            )
+                        })?;
+                    cache.position.play_unchecked(mv);
+                }
+                cached.extend_from_slice(&moves[cached.len()..]);
+            }
+            _ => unreachable!("a cache of the other kind is never kept"),
+        }
         Ok(&self.cache.insert(cache).position)
     }
 
-    fn answer(&mut self, request: &MoveRequest<'_>) -> Result<RString, Failure> {
+    fn answer(
+        &mut self,
+        start: &str,
+        moves: Moves<'_>,
+        clocks: Clocks,
+        stop: &AtomicBool,
+        reporter: &Reporter_TO<'_, RRef<'_, ()>>,
+    ) -> Result<<B::Game as Game>::Move, Failure> {
         let received = Instant::now();
-        let error = |message: String| Failure {
-            panicked: false,
-            message: message.into(),
-        };
         let color = self.color;
-        self.update_cache(request.start_position.as_str(), request.moves.as_str())?;
-        let Some(Cache { position, .. }) = &self.cache else {
-            unreachable!("update_cache fills the cache");
-        };
+        let position = self.update_cache(start, moves)?;
         if position.side_to_move() != color {
-            return Err(error(format!(
+            return Err(Failure::from(format!(
                 "asked to move for {color} but it is {}'s turn",
                 position.side_to_move()
             )));
         }
-        let report = |info: &SearchInfoWire| request.reporter.report(info);
+        let report = |info: &SearchInfoWire| reporter.report(info);
         let ctx = Context {
             color,
-            clocks: request.clocks,
+            clocks,
             received,
-            stop: request.stop,
+            stop,
             reporter: &report,
+        };
+        let Some(Cache { position, .. }) = &self.cache else {
+            unreachable!("update_cache fills the cache");
         };
         self.bot
             .choose_move(position, &ctx)
-            .map(|mv| RString::from(mv.to_string()))
-            .map_err(|e| error(e.0))
+            .map_err(|e| Failure::from(e.0))
+    }
+
+    /// Runs `ask`, a panic caught and returned as a failure (the cache then starts afresh: the
+    /// bot's state may be half-updated).
+    fn caught<T>(
+        &mut self,
+        ask: impl FnOnce(&mut Self) -> Result<T, Failure>,
+    ) -> RResult<T, Failure> {
+        match catch_unwind(AssertUnwindSafe(|| ask(self))) {
+            Ok(result) => result.into(),
+            Err(payload) => {
+                self.cache = None;
+                let message = panic_message(&*payload);
+                drop_payload(payload);
+                RResult::RErr(Failure {
+                    panicked: true,
+                    message: message.into(),
+                })
+            }
+        }
     }
 }
 
@@ -207,19 +277,37 @@ impl From<String> for Failure {
 
 impl<B: Bot> Player for Adapter<B> {
     fn choose_move(&mut self, request: MoveRequest<'_>) -> RResult<RString, Failure> {
-        match catch_unwind(AssertUnwindSafe(|| self.answer(&request))) {
-            Ok(result) => result.into(),
-            Err(payload) => {
-                // The bot's state may be half-updated; at least the cache starts afresh.
-                self.cache = None;
-                let message = panic_message(&*payload);
-                drop_payload(payload);
-                RResult::RErr(Failure {
-                    panicked: true,
-                    message: message.into(),
-                })
-            }
-        }
+        self.caught(|adapter| {
+            let moves = Moves::Text(request.moves.as_str());
+            adapter
+                .answer(
+                    request.start_position.as_str(),
+                    moves,
+                    request.clocks,
+                    request.stop,
+                    &request.reporter,
+                )
+                .map(|mv| RString::from(mv.to_string()))
+        })
+    }
+
+    fn takes_move_codes(&self) -> bool {
+        true
+    }
+
+    fn choose_move_code(&mut self, request: CodeRequest<'_>) -> RResult<u64, Failure> {
+        self.caught(|adapter| {
+            let moves = Moves::Codes(request.moves.as_slice());
+            adapter
+                .answer(
+                    request.start_position.as_str(),
+                    moves,
+                    request.clocks,
+                    request.stop,
+                    &request.reporter,
+                )
+                .map(MoveCode::code)
+        })
     }
 }
 
@@ -250,7 +338,7 @@ mod tests {
     use abi_stable::sabi_types::RRef;
 
     use super::*;
-    use crate::abi::{Clocks, Reporter, Reporter_TO};
+    use crate::abi::{Clocks, CodeRequest, Reporter, Reporter_TO};
     use crate::games::ataxx::{Ataxx, Move};
     use crate::BotError;
 
@@ -301,6 +389,10 @@ mod tests {
             seed: 1,
             options: vec![Tuple2("mode".into(), mode.into())].into(),
         }
+    }
+
+    fn ask_text(player: &mut PlayerBox, moves: &str, reports: &Count) -> RResult<RString, Failure> {
+        ask(player, moves, reports)
     }
 
     fn ask(player: &mut PlayerBox, moves: &str, reports: &Count) -> RResult<RString, Failure> {
@@ -448,11 +540,13 @@ mod tests {
             cache: None,
         };
         let start = "x5o/7/7/7/7/7/o5x x 0 1";
-        adapter.update_cache(start, "b6").unwrap();
+        adapter.update_cache(start, Moves::Text("b6")).unwrap();
         let after_one = adapter.cache.as_ref().unwrap().position.clone();
-        adapter.update_cache(start, "b6 f6 a6").unwrap();
+        adapter
+            .update_cache(start, Moves::Text("b6 f6 a6"))
+            .unwrap();
         let cache = adapter.cache.as_ref().unwrap();
-        assert_eq!(cache.moves, "b6 f6 a6");
+        assert!(matches!(&cache.played, Played::Text(t) if t == "b6 f6 a6"));
         let mut expected = after_one;
         for text in ["f6", "a6"] {
             let mv = expected.parse_move(text).unwrap();
@@ -460,10 +554,99 @@ mod tests {
         }
         assert_eq!(cache.position.to_string(), expected.to_string());
         // A request that does not extend the previous one (a new game, or an undo) starts afresh.
-        adapter.update_cache(start, "b6 f6").unwrap();
-        assert_eq!(adapter.cache.as_ref().unwrap().moves, "b6 f6");
+        adapter.update_cache(start, Moves::Text("b6 f6")).unwrap();
+        assert!(matches!(&adapter.cache.as_ref().unwrap().played, Played::Text(t) if t == "b6 f6"));
         // "b6 f6x" shares a prefix with "b6 f6" but is not an extension of it.
-        assert!(adapter.update_cache(start, "b6 f6x").is_err());
-        assert!(adapter.update_cache("not a position", "").is_err());
+        assert!(adapter.update_cache(start, Moves::Text("b6 f6x")).is_err());
+        assert!(adapter
+            .update_cache("not a position", Moves::Text(""))
+            .is_err());
+    }
+
+    fn codes(texts: &[&str]) -> Vec<u64> {
+        texts
+            .iter()
+            .map(|t| t.parse::<Move>().unwrap().code())
+            .collect()
+    }
+
+    #[test]
+    fn the_typed_path_replays_codes_and_answers_a_code() {
+        let reports = Count(0.into());
+        let mut player = new_player::<FirstMove>(&request(1, "first")).unwrap();
+        assert!(player.takes_move_codes());
+        let stop = AtomicBool::new(false);
+        let ask = |player: &mut PlayerBox, moves: &[u64]| {
+            player.choose_move_code(CodeRequest {
+                start_position: "x5o/7/7/7/7/7/o5x x 0 1".into(),
+                moves: moves.into(),
+                clocks: Clocks::default(),
+                stop: &stop,
+                reporter: Reporter_TO::from_ptr(RRef::new(&reports), TD_Opaque),
+            })
+        };
+        let played = codes(&["b6"]);
+        let answer = ask(&mut player, &played).unwrap();
+        let mut position =
+            crate::games::ataxx::Position::start(crate::games::ataxx::Variant::Standard);
+        position.play_unchecked("b6".parse().unwrap());
+        let expected = position.legal_moves()[0];
+        assert_eq!(answer, expected.code());
+        // The text path gives the same move for the same position.
+        let text = ask_text(&mut player, "b6", &reports).unwrap();
+        assert_eq!(text.as_str(), expected.to_string());
+        // A code that is no move, or an illegal one, is refused with the code named.
+        for bad in [0xFFFF_FFFF_u64, codes(&["d4"])[0]] {
+            let failure = ask(&mut player, &[played[0], answer, bad]).unwrap_err();
+            assert!(!failure.panicked);
+            assert!(
+                failure.message.contains(&format!("{bad:#x}")),
+                "{}",
+                failure.message
+            );
+        }
+        // White's move asked of Black's player is refused, not answered.
+        assert!(ask(&mut player, &[]).is_err());
+    }
+
+    #[test]
+    fn the_cache_follows_codes_and_resets_between_kinds() {
+        let mut adapter = Adapter::<FirstMove> {
+            bot: ManuallyDrop::new(FirstMove {
+                mode: "first".into(),
+            }),
+            variant: "standard",
+            color: Color::Black,
+            cache: None,
+        };
+        let start = "x5o/7/7/7/7/7/o5x x 0 1";
+        let game = codes(&["b6", "f6", "a6"]);
+        adapter
+            .update_cache(start, Moves::Codes(&game[..1]))
+            .unwrap();
+        adapter.update_cache(start, Moves::Codes(&game)).unwrap();
+        let by_codes = adapter.cache.as_ref().unwrap().position.to_string();
+        assert!(matches!(&adapter.cache.as_ref().unwrap().played, Played::Codes(c) if *c == game));
+        adapter
+            .update_cache(start, Moves::Text("b6 f6 a6"))
+            .unwrap();
+        assert_eq!(
+            adapter.cache.as_ref().unwrap().position.to_string(),
+            by_codes
+        );
+        assert!(matches!(
+            &adapter.cache.as_ref().unwrap().played,
+            Played::Text(_)
+        ));
+        // Not an extension: replayed from the start.
+        let other = codes(&["a6", "f6"]);
+        adapter.update_cache(start, Moves::Codes(&game)).unwrap();
+        adapter.update_cache(start, Moves::Codes(&other)).unwrap();
+        assert!(matches!(&adapter.cache.as_ref().unwrap().played, Played::Codes(c) if *c == other));
+        // A refused code leaves no cache behind.
+        assert!(adapter
+            .update_cache(start, Moves::Codes(&[other[0], other[1], 0x3_0000]))
+            .is_err());
+        assert!(adapter.cache.is_none());
     }
 }

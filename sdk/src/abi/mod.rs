@@ -8,14 +8,18 @@
 //! the game's own position text, the moves so far in the game's own notation, the clocks in
 //! milliseconds, a stop flag and a way to report search info. The bot answers with a move in
 //! notation. Everything typed (positions, moves) is rebuilt on the bot's side with the same rules
-//! engine the host uses, so the SDK can grow without changing these types.
+//! engine the host uses, so the SDK can grow without changing these types. The one typed
+//! exception is the move code ([`crate::MoveCode`], a documented number per move): the arena asks a
+//! bot by [`Player::choose_move_code`], the moves as codes, to spare both sides writing and parsing
+//! notation each ply.
 //!
 //! # Compatibility
 //!
 //! The library exports one root module, [`BotModule`], checked by `abi_stable` when loaded: a bot
 //! loads only into a host built with the same `0.minor` version of `tavola-sdk` and identical
-//! layouts of every type here. New functions may be added to [`BotModule`] after its
-//! `last_prefix_field` (older bots then simply lack them); nothing else may change within 0.1.x.
+//! layouts of every type here. New functions may be added to [`BotModule`] and methods to
+//! [`Player`] after their `last_prefix_field` (older bots then simply lack them, and a method's
+//! default answers for them); nothing else may change within 0.1.x.
 
 // `#[sabi_trait]` generates impls inside a const block.
 #![allow(non_local_definitions)]
@@ -28,7 +32,7 @@ use abi_stable::{
     library::RootModule,
     package_version_strings, sabi_trait,
     sabi_types::{RRef, VersionStrings},
-    std_types::{RBox, ROption, RResult, RStr, RString, RVec, Tuple2},
+    std_types::{RBox, ROption, RResult, RSlice, RStr, RString, RVec, Tuple2},
     StableAbi,
 };
 
@@ -135,6 +139,34 @@ impl fmt::Debug for MoveRequest<'_> {
     }
 }
 
+/// One request for a move on the typed path ([`Player::choose_move_code`]): as [`MoveRequest`],
+/// with the moves as their codes ([`crate::MoveCode`]).
+#[repr(C)]
+#[derive(StableAbi)]
+pub struct CodeRequest<'a> {
+    /// The game's start position, in the game's position text.
+    pub start_position: RStr<'a>,
+    /// The codes of the moves played from the start position, in order.
+    pub moves: RSlice<'a, u64>,
+    /// The clocks.
+    pub clocks: Clocks,
+    /// Set by the host when the bot must answer now.
+    pub stop: &'a AtomicBool,
+    /// Where the bot reports its search progress.
+    pub reporter: Reporter_TO<'a, RRef<'a, ()>>,
+}
+
+impl fmt::Debug for CodeRequest<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CodeRequest")
+            .field("start_position", &self.start_position)
+            .field("moves", &self.moves)
+            .field("clocks", &self.clocks)
+            .field("stop", &self.stop)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Search progress, as a bot reports it while thinking.
 #[repr(C)]
 #[derive(StableAbi, Debug, Clone, PartialEq, Eq, Default)]
@@ -174,11 +206,30 @@ pub struct Failure {
 }
 
 /// A player: one bot playing one colour of one game.
+///
+/// The methods after [`Player::choose_move`] came later within SDK 0.1: a bot built before them
+/// lacks them, and then their defaults answer (no typed path), so the host asks in notation.
 #[sabi_trait]
 pub trait Player: Send {
     /// Chooses a move for the position reached by `request`: the move in notation, or a failure.
     #[sabi(last_prefix_field)]
     fn choose_move(&mut self, request: MoveRequest<'_>) -> RResult<RString, Failure>;
+
+    /// Whether [`Player::choose_move_code`] works: true for every bot built with an SDK that has
+    /// it.
+    fn takes_move_codes(&self) -> bool {
+        false
+    }
+
+    /// As [`Player::choose_move`], typed: the moves come as codes and the answer is the chosen
+    /// move's code ([`crate::MoveCode`]), which spares both sides writing and parsing notation.
+    /// The host still checks the answer.
+    fn choose_move_code(&mut self, _request: CodeRequest<'_>) -> RResult<u64, Failure> {
+        RResult::RErr(Failure {
+            panicked: false,
+            message: "this bot takes no move codes (built with an older tavola-sdk)".into(),
+        })
+    }
 }
 
 /// A boxed player, as the library returns it.
