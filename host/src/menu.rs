@@ -510,14 +510,12 @@ fn opponent_turns<G: MenuGame>(
         if finished::<G>(game, out)? {
             return Ok(true);
         }
-        let moves: Vec<String> = game.moves.iter().map(ToString::to_string).collect();
-        game.opponent.request(Request {
-            start_text: game.start_text.clone(),
-            moves_text: moves.join(" "),
-            move_codes: None,
-            position: game.position.clone(),
-            clocks: seat::clocks(None, None, 0),
-        });
+        game.opponent.request(Request::new(
+            game.start_text.clone(),
+            game.moves.clone(),
+            game.position.clone(),
+            seat::clocks(None, None, 0),
+        ));
         let answer = match game.opponent.wait(None, std::time::Duration::ZERO) {
             Wait::Answered(answer) => answer,
             Wait::TimedOut => unreachable!("no limit"),

@@ -2,14 +2,13 @@
 //! clocks, validates every answer, and ends the game by the rules or for a recorded reason.
 
 use std::fmt;
-use std::fmt::Write as _;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use tavola_sdk::abi::Clocks;
-use tavola_sdk::{Color, Game, MoveCode, ParseMoveError, Position, SearchInfo};
+use tavola_sdk::{Color, Game, ParseMoveError, Position, SearchInfo};
 
 use crate::record::{GameRecord, RecordedMove};
-use crate::seat::{self, Choice, GameOver, Request, Seat, SeatFailure, TypedAnswer, Wait};
+use crate::seat::{self, Choice, GameOver, History, Request, Seat, SeatFailure, TypedAnswer, Wait};
 
 /// The time control and adjudication settings of a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -174,9 +173,9 @@ pub struct Referee<G: Game> {
     start: G::Position,
     position: G::Position,
     moves: Vec<G::Move>,
-    moves_text: String,
-    /// The moves' codes, for brains that take them ([`Request::move_codes`]).
-    move_codes: Vec<u64>,
+    /// Names `moves` for the requests ([`Request::history`]): a new one whenever moves are taken
+    /// back, so that a request of the same history is always behind the referee's moves.
+    history: History,
     /// The mover's clock after each move, for the record.
     clocks_after: Vec<Option<Duration>>,
     clocks: [Option<Duration>; 2],
@@ -197,10 +196,10 @@ impl<G: Game> Referee<G> {
             result: rules_result::<G>(&start),
             start: start.clone(),
             position: start,
-            moves: Vec::new(),
-            moves_text: String::new(),
-            move_codes: Vec::new(),
-            clocks_after: Vec::new(),
+            // Room for a long game from the start, rather than growing a few times in each.
+            moves: Vec::with_capacity(256),
+            history: History::fresh(),
+            clocks_after: Vec::with_capacity(256),
             clocks: [settings.time; 2],
             turn_started: None,
             max_plies: None,
@@ -251,13 +250,7 @@ impl<G: Game> Referee<G> {
     fn push_move(&mut self, mv: G::Move, clock: Option<Duration>) {
         self.position.play_unchecked(mv);
         self.moves.push(mv);
-        self.move_codes.push(mv.code());
         self.clocks_after.push(clock);
-        if !self.moves_text.is_empty() {
-            self.moves_text.push(' ');
-        }
-        // Written in place: no string made a ply.
-        let _ = write!(self.moves_text, "{mv}");
         self.result = rules_result::<G>(&self.position);
         self.adjudicate();
     }
@@ -318,8 +311,8 @@ impl<G: Game> Referee<G> {
     }
 
     /// The moves played so far in notation, separated by spaces.
-    pub fn moves_text(&self) -> &str {
-        &self.moves_text
+    pub fn moves_text(&self) -> String {
+        seat::moves_text::<G>(&self.moves)
     }
 
     /// The result, once the game is over.
@@ -357,38 +350,31 @@ impl<G: Game> Referee<G> {
     /// without a seat (a person at the window), whose answer is given straight to
     /// [`Referee::finish_turn`].
     pub fn begin_turn(&mut self) -> Request<G> {
-        let mut request = Request {
-            start_text: String::new(),
-            moves_text: String::new(),
-            move_codes: None,
-            position: self.position.clone(),
-            clocks: seat::clocks(None, None, 0),
-        };
+        let mut request = Request::new(
+            String::new(),
+            Vec::new(),
+            self.position.clone(),
+            seat::clocks(None, None, 0),
+        );
         self.begin_turn_into(&mut request);
         request
     }
 
     /// As [`Referee::begin_turn`], writing the request over `request` (whose buffers are
-    /// reused: a game's requests are made once a ply). A request this referee wrote before is
-    /// brought up to date by appending the moves played since.
+    /// reused: a game's requests are made once a ply). A request of this referee's history is
+    /// brought up to date by appending the moves played since; any other is overwritten and
+    /// takes the referee's history.
     pub fn begin_turn_into(&mut self, request: &mut Request<G>) {
         let me = self.position.side_to_move();
         let ms = |d: Option<Duration>| d.map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
-        let codes = request.move_codes.get_or_insert_with(Vec::new);
-        // Byte comparisons (memcmp), not a move each: the common case is the last request of the
-        // same game, two moves behind.
-        let behind = request.start_text == self.start_text
-            && self.move_codes.starts_with(codes)
-            && self.moves_text.starts_with(request.moves_text.as_str());
-        if behind {
-            codes.extend_from_slice(&self.move_codes[codes.len()..]);
+        if request.history == self.history && request.moves.len() <= self.moves.len() {
             request
-                .moves_text
-                .push_str(&self.moves_text[request.moves_text.len()..]);
+                .moves
+                .extend_from_slice(&self.moves[request.moves.len()..]);
         } else {
+            request.history = self.history;
             request.start_text.clone_from(&self.start_text);
-            codes.clone_from(&self.move_codes);
-            request.moves_text.clone_from(&self.moves_text);
+            request.moves.clone_from(&self.moves);
         }
         request.position.clone_from(&self.position);
         request.clocks = Clocks {
@@ -443,8 +429,7 @@ impl<G: Game> Referee<G> {
             .take(plies)
             .collect();
         self.position = self.start.clone();
-        self.moves_text.clear();
-        self.move_codes.clear();
+        self.history = History::fresh();
         self.result = rules_result::<G>(&self.position);
         for (mv, clock) in kept {
             self.push_move(mv, clock);
@@ -575,7 +560,7 @@ impl<G: Game> Referee<G> {
         let result = self.result.as_ref()?;
         Some(GameOver {
             start_text: self.start_text.clone(),
-            moves_text: self.moves_text.clone(),
+            moves: self.moves.clone(),
             position: self.position.clone(),
             winner: result.winner,
         })

@@ -4,6 +4,7 @@
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use abi_stable::std_types::ROption;
@@ -96,7 +97,8 @@ impl Setup<'_> {
 pub struct Context<'a> {
     pub(crate) color: Color,
     pub(crate) clocks: Clocks,
-    pub(crate) received: Instant,
+    /// When the request arrived: set at once for a timed move, else at the first look.
+    pub(crate) received: OnceLock<Instant>,
     pub(crate) stop: &'a AtomicBool,
     pub(crate) reporter: &'a (dyn Fn(&SearchInfoWire) + Sync),
 }
@@ -146,10 +148,11 @@ impl Context<'_> {
         ms(self.clocks.movetime_ms)
     }
 
-    /// Time since the request arrived.
+    /// Time since the request arrived; in an untimed game, since this was first asked (a bot
+    /// with no clock and no time per move is not charged a clock read it never uses).
     #[must_use]
     pub fn elapsed(&self) -> Duration {
-        self.received.elapsed()
+        self.received.get_or_init(Instant::now).elapsed()
     }
 
     /// A sensible time to spend on this move: most of a fixed move time, or a small share of the
@@ -266,6 +269,30 @@ macro_rules! export_bot {
                     $crate::abi::__private::new_player::<$bot> as $crate::abi::__private::NewPlayerFn,
                 )),+],
             )
+        }
+
+        extern "C" fn __tavola_new_typed_player(
+            request: $crate::abi::NewPlayer,
+        ) -> $crate::abi::__private::RResult<
+            $crate::abi::TypedPlayerBox,
+            $crate::abi::__private::RString,
+        > {
+            $crate::abi::__private::dispatch_new_typed_player(
+                request,
+                &[$((
+                    <<$bot as $crate::Bot>::Game as $crate::Game>::NAME,
+                    $crate::abi::__private::new_typed_player::<$bot>
+                        as $crate::abi::__private::NewTypedPlayerFn,
+                )),+],
+            )
+        }
+
+        /// The typed path's module ([`tavola_sdk::abi::TypedModule`]), which the host looks up by
+        /// this name (`tavola_sdk::abi::TYPED_MODULE_SYMBOL`).
+        #[doc(hidden)]
+        #[unsafe(no_mangle)]
+        pub extern "C" fn tavola_typed_module_v1() -> $crate::abi::TypedExport {
+            $crate::abi::__private::typed_export(__tavola_new_typed_player)
         }
 
         fn __tavola_root_module() -> $crate::abi::BotModuleRef {

@@ -25,34 +25,46 @@ use tavola::seat::engine::{EngineBrain, Protocol};
 use tavola::seat::plugin::{Library, PluginBrain};
 use tavola::seat::random::RandomBrain;
 use tavola::seat::worker::{WorkerBrain, WorkerOptions};
-use tavola::seat::{clocks, Brain, Control, Request, Seat, Wait};
+use tavola::seat::{clocks, Brain, Control, History, Request, Seat, Wait};
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::games::tablut::Tablut;
 use tavola_sdk::{Color, Game, Position};
 use tavola_tests::artifacts;
 
+/// The moves before each ply of a game, with the position they lead to.
+type Recorded<G> = Vec<(Vec<<G as Game>::Move>, <G as Game>::Position)>;
+
 /// A whole random game: every position before a move, with the moves that led to it.
-fn recorded_game(seed: u64) -> Vec<(String, <Ataxx as Game>::Position)> {
+fn recorded_game(seed: u64) -> Recorded<Ataxx> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut position = Ataxx::start(None).expect("the default variant exists");
-    let mut moves: Vec<String> = Vec::new();
+    let mut moves = Vec::new();
     let mut plies = Vec::new();
     while !position.is_game_over() {
-        plies.push((moves.join(" "), position.clone()));
+        plies.push((moves.clone(), position.clone()));
         let mv = *position.legal_moves().choose(&mut rng).expect("not over");
         position.play_unchecked(mv);
-        moves.push(mv.to_string());
+        moves.push(mv);
     }
     plies
 }
 
-fn request(start: &str, moves: &str, position: &<Ataxx as Game>::Position) -> Request<Ataxx> {
+/// The request before one ply of a recorded game; the requests of one game share `history`, as
+/// the referee's do.
+fn request<G: Game>(
+    start: &str,
+    moves: &[G::Move],
+    position: &G::Position,
+    history: History,
+) -> Request<G> {
     Request {
-        start_text: start.to_owned(),
-        moves_text: moves.to_owned(),
-        move_codes: None,
-        position: position.clone(),
-        clocks: clocks(Some(60_000), Some(60_000), 0),
+        history,
+        ..Request::new(
+            start.to_owned(),
+            moves.to_vec(),
+            position.clone(),
+            clocks(Some(60_000), Some(60_000), 0),
+        )
     }
 }
 
@@ -62,6 +74,8 @@ fn plugin_request(c: &mut Criterion) {
         .expect("the default variant exists")
         .to_string();
     let game = recorded_game(7);
+    // One game's requests: a player made for the game sees them extend each other.
+    let history = History::fresh();
     let mut group = c.benchmark_group("ataxx_game_requests");
     group.throughput(Throughput::Elements(game.len() as u64));
 
@@ -71,7 +85,7 @@ fn plugin_request(c: &mut Criterion) {
             let mut players = [RandomBrain::<Ataxx>::new(1), RandomBrain::<Ataxx>::new(2)];
             for (moves, position) in &game {
                 let player = &mut players[position.side_to_move().index()];
-                black_box(player.choose(&request(&start, moves, position), &control)).ok();
+                black_box(player.choose(&request(&start, moves, position, history), &control)).ok();
             }
         });
     });
@@ -88,7 +102,19 @@ fn plugin_request(c: &mut Criterion) {
             let mut players = [player(Color::White), player(Color::Black)];
             for (moves, position) in &game {
                 let brain: &mut dyn Brain<Ataxx> = &mut players[position.side_to_move().index()];
-                black_box(brain.choose(&request(&start, moves, position), &control)).ok();
+                black_box(brain.choose(&request(&start, moves, position, history), &control)).ok();
+            }
+        });
+    });
+
+    // The typed path, as the arena asks: move codes in, a move code out.
+    group.bench_function("abi_typed", |b| {
+        b.iter(|| {
+            let mut players = [player(Color::White), player(Color::Black)];
+            for (moves, position) in &game {
+                let brain: &mut dyn Brain<Ataxx> = &mut players[position.side_to_move().index()];
+                let asked = request(&start, moves, position, history);
+                black_box(brain.choose_typed(&asked, &control)).ok();
             }
         });
     });
@@ -117,7 +143,8 @@ fn plugin_request(c: &mut Criterion) {
                 for (moves, position) in &game {
                     let brain: &mut dyn Brain<Ataxx> =
                         &mut players[position.side_to_move().index()];
-                    black_box(brain.choose(&request(&start, moves, position), &control)).ok();
+                    black_box(brain.choose(&request(&start, moves, position, history), &control))
+                        .ok();
                 }
                 players
             },
@@ -148,7 +175,10 @@ fn plugin_request(c: &mut Criterion) {
                     for (moves, position) in &game {
                         let brain: &mut dyn Brain<Ataxx> =
                             &mut players[position.side_to_move().index()];
-                        black_box(brain.choose(&request(&start, moves, position), &control)).ok();
+                        black_box(
+                            brain.choose(&request(&start, moves, position, history), &control),
+                        )
+                        .ok();
                     }
                     players
                 },
@@ -159,10 +189,11 @@ fn plugin_request(c: &mut Criterion) {
 
     group.bench_function("seat", |b| {
         b.iter(|| {
-            let mut seats = Color::ALL.map(|color| Seat::new("random", Box::new(player(color))));
+            let mut seats =
+                Color::ALL.map(|color| Seat::<Ataxx>::new("random", Box::new(player(color))));
             for (moves, position) in &game {
                 let seat = &mut seats[position.side_to_move().index()];
-                seat.request(request(&start, moves, position));
+                seat.request(request(&start, moves, position, history));
                 assert!(matches!(
                     seat.wait(None, std::time::Duration::ZERO),
                     Wait::Answered(Ok(_))
@@ -189,13 +220,13 @@ fn tablut_request(c: &mut Criterion) {
     let start_text = start.to_string();
     let mut rng = StdRng::seed_from_u64(3);
     let mut position = start.clone();
-    let mut moves: Vec<String> = Vec::new();
-    let mut game = Vec::new();
+    let mut moves = Vec::new();
+    let mut game: Recorded<Tablut> = Vec::new();
     while !position.is_game_over() && game.len() < 60 {
-        game.push((moves.join(" "), position.clone()));
+        game.push((moves.clone(), position.clone()));
         let mv = *position.legal_moves().choose(&mut rng).expect("not over");
         position.play_unchecked(mv);
-        moves.push(mv.to_string());
+        moves.push(mv);
     }
     let options = WorkerOptions {
         program: artifacts().tavola.clone(),
@@ -203,12 +234,9 @@ fn tablut_request(c: &mut Criterion) {
     };
     let control = Control::default();
     let tavola = artifacts().tavola.display().to_string();
-    let request = |moves: &str, position: &<Tablut as Game>::Position| Request::<Tablut> {
-        start_text: start_text.clone(),
-        moves_text: moves.to_owned(),
-        move_codes: None,
-        position: position.clone(),
-        clocks: clocks(Some(60_000), Some(60_000), 0),
+    let history = History::fresh();
+    let request = |moves: &[<Tablut as Game>::Move], position: &<Tablut as Game>::Position| {
+        request::<Tablut>(&start_text, moves, position, history)
     };
     let mut group = c.benchmark_group("tablut_game_requests");
     group.throughput(Throughput::Elements(game.len() as u64));

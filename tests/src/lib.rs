@@ -21,7 +21,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 pub const TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The packages the end-to-end tests need built.
-const PACKAGES: [&str; 7] = [
+const PACKAGES: [&str; 8] = [
     "tavola",
     "random-bot",
     "greedy-bot",
@@ -29,6 +29,7 @@ const PACKAGES: [&str; 7] = [
     "not-a-bot",
     "future-sdk-bot",
     "altered-abi-bot",
+    "text-only-bot",
 ];
 
 /// The paths of the built binary and bot libraries.
@@ -48,6 +49,9 @@ pub struct Artifacts {
     pub future_sdk_bot: PathBuf,
     /// `tests/fixtures/altered-abi-bot`: the host's SDK version, another root-module layout.
     pub altered_abi_bot: PathBuf,
+    /// `tests/fixtures/text-only-bot`: a library built before the typed path (the root module
+    /// alone), playing as the random bot.
+    pub text_only_bot: PathBuf,
     /// The working folder of [`tavola`] runs (in the target folder: files a run writes by
     /// default, such as the arena's, stay out of the source tree).
     pub workdir: PathBuf,
@@ -114,6 +118,7 @@ fn build() -> Result<Artifacts, String> {
         not_a_bot: library("not_a_bot"),
         future_sdk_bot: library("future_sdk_bot"),
         altered_abi_bot: library("altered_abi_bot"),
+        text_only_bot: library("text_only_bot"),
         workdir: out_dir.join("test-workdir"),
     };
     std::fs::create_dir_all(&artifacts.workdir)
@@ -126,6 +131,7 @@ fn build() -> Result<Artifacts, String> {
         &artifacts.not_a_bot,
         &artifacts.future_sdk_bot,
         &artifacts.altered_abi_bot,
+        &artifacts.text_only_bot,
     ];
     match all.iter().find(|path| !path.is_file()) {
         Some(missing) => Err(format!(

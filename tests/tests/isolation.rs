@@ -172,12 +172,13 @@ fn after_a_crash_the_next_worker_plays_normally() {
         ..WorkerOptions::new().expect("the test knows its own path")
     };
     let start = Ataxx::start(None).expect("the default variant exists");
-    let request = || Request::<Ataxx> {
-        start_text: start.to_string(),
-        moves_text: String::new(),
-        move_codes: None,
-        position: start.clone(),
-        clocks: clocks(Some(10_000), Some(10_000), 0),
+    let request = || {
+        Request::<Ataxx>::new(
+            start.to_string(),
+            Vec::new(),
+            start.clone(),
+            clocks(Some(10_000), Some(10_000), 0),
+        )
     };
     let spawn = |library: &Path, mode: &[(String, String)]| {
         WorkerBrain::spawn(

@@ -88,6 +88,9 @@ pub(super) struct Shared<G: Evaluate> {
     pub opening_error: Mutex<Option<anyhow::Error>>,
     /// Taken back by the thread that started the pool once every pool thread is done.
     pub writer: Mutex<Option<Writer>>,
+    /// Whether results lines are written to a file: their moves, in notation, are written out
+    /// only then.
+    writes_lines: bool,
     timer: Timer<G>,
 }
 
@@ -109,6 +112,7 @@ impl<G: Evaluate> Shared<G> {
             stop: AtomicBool::new(false),
             started: AtomicUsize::new(0),
             opening_error: Mutex::new(None),
+            writes_lines: writer.results.is_some(),
             writer: Mutex::new(Some(writer)),
             timer: Timer {
                 slots: Mutex::new(Vec::new()),
@@ -608,13 +612,12 @@ fn play<G: Evaluate>(
     let mut seats = players.into_iter();
     in_play.players = [seats.next(), seats.next()];
     // One request for the whole game, rewritten each move (its buffers reused).
-    let mut request = Request {
-        start_text: String::new(),
-        moves_text: String::with_capacity(4096),
-        move_codes: Some(Vec::with_capacity(1024)),
-        position: in_play.referee.position().clone(),
-        clocks: clocks(None, None, 0),
-    };
+    let mut request = Request::new(
+        String::new(),
+        Vec::with_capacity(1024),
+        in_play.referee.position().clone(),
+        clocks(None, None, 0),
+    );
     lock(&slot.state).game = Some(in_play);
     let margin = config.settings.margin;
     // An untimed game has nothing for the timer to watch: its slot stays locked from the first
@@ -705,7 +708,12 @@ fn finish<G: Evaluate>(
         record.set_tag("Round", results::round_tag(game.index));
         record
     });
-    let moves = referee.moves_text().to_owned();
+    // Nothing reads a line's moves but its file.
+    let moves = if shared.writes_lines {
+        referee.moves_text()
+    } else {
+        String::new()
+    };
     Finished {
         line: GameLine {
             index: game.index,

@@ -528,13 +528,7 @@ mod tests {
 
     fn request(text: &str) -> Request<Gonnect> {
         let position = Gonnect::parse_position(text, None).unwrap();
-        Request {
-            start_text: text.to_owned(),
-            moves_text: String::new(),
-            move_codes: None,
-            position,
-            clocks: clocks(None, None, 0),
-        }
+        Request::new(text.to_owned(), Vec::new(), position, clocks(None, None, 0))
     }
 
     fn brain(playouts: &str, leaf: &str) -> MctsBrain<Gonnect> {

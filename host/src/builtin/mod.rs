@@ -370,13 +370,7 @@ mod tests {
 
     fn request(fen: &str) -> Request<Ataxx> {
         let position = Ataxx::parse_position(fen, None).unwrap();
-        Request::<Ataxx> {
-            start_text: fen.to_owned(),
-            moves_text: String::new(),
-            move_codes: None,
-            position,
-            clocks: clocks(None, None, 0),
-        }
+        Request::<Ataxx>::new(fen.to_owned(), Vec::new(), position, clocks(None, None, 0))
     }
 
     fn brain(options: &[(&str, &str)], seed: u64) -> BuiltinBrain<Ataxx> {

@@ -10,12 +10,14 @@ use std::thread;
 
 use crate::seat::worker::{self, WorkerOptions};
 
-/// The crates under `tests/fixtures/`: libraries broken on purpose, never listed.
-const TEST_FIXTURES: [&str; 4] = [
+/// The crates under `tests/fixtures/`: libraries broken (or built the old way) on purpose, never
+/// listed.
+const TEST_FIXTURES: [&str; 5] = [
     "faulty_bot",
     "not_a_bot",
     "future_sdk_bot",
     "altered_abi_bot",
+    "text_only_bot",
 ];
 
 /// A bot library found on disk.

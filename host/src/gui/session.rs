@@ -370,19 +370,12 @@ impl<G: Evaluate> Session<G> {
         }
         let brain = BuiltinBrain::<G>::hint(self.setup.seed ^ ply as u64);
         let mut seat = Seat::new("hint", Box::new(brain));
-        let moves: Vec<String> = self
-            .referee
-            .moves()
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-        seat.request(Request {
-            start_text: self.referee.start_text().to_owned(),
-            moves_text: moves.join(" "),
-            move_codes: None,
-            position: self.referee.position().clone(),
-            clocks: crate::seat::clocks(None, None, 0),
-        });
+        seat.request(Request::new(
+            self.referee.start_text().to_owned(),
+            self.referee.moves().to_vec(),
+            self.referee.position().clone(),
+            crate::seat::clocks(None, None, 0),
+        ));
         if let Hint::Thinking { seat: old, .. } =
             std::mem::replace(&mut self.hint, Hint::Thinking { seat, ply })
         {

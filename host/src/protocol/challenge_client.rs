@@ -108,11 +108,6 @@ impl Followed {
         *self = Followed::new(board.clone());
         Err(())
     }
-
-    fn moves_text(&self) -> String {
-        let texts: Vec<String> = self.moves.iter().map(ToString::to_string).collect();
-        texts.join(" ")
-    }
 }
 
 /// Connects to the server, declares the name, and plays one game with `seat`, printing what
@@ -229,13 +224,12 @@ fn choose(
     let movetime = setup.movetime();
     let mut clocks = seat::clocks(None, None, 0);
     clocks.movetime_ms = Some(u64::try_from(movetime.as_millis()).unwrap_or(u64::MAX)).into();
-    seat.request(Request {
-        start_text: followed.start.to_string(),
-        moves_text: followed.moves_text(),
-        move_codes: None,
-        position: followed.position.clone(),
+    seat.request(Request::new(
+        followed.start.to_string(),
+        followed.moves.clone(),
+        followed.position.clone(),
         clocks,
-    });
+    ));
     let started = Instant::now();
     let answer = loop {
         if let Some(answer) = seat.poll() {
@@ -285,7 +279,7 @@ mod tests {
         next.play(mv).unwrap();
         let (board, _) = wire::parse_state(&wire::state_json(&next, Turn::Black)).unwrap();
         assert_eq!(followed.follow(&board, false), Ok(Some(mv)));
-        assert_eq!(followed.moves_text(), "e3-f3");
+        assert_eq!(crate::seat::moves_text::<Tablut>(&followed.moves), "e3-f3");
         assert_eq!(followed.follow(&board, false), Ok(None));
         // A final state after White's move (the side its board says is White's, not Black's).
         let (after_white, _) = wire::parse_state(&wire::state_json(&next, Turn::WhiteWin)).unwrap();

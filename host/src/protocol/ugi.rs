@@ -298,19 +298,12 @@ impl<G: Evaluate> Engine<G> {
                 }
             },
         };
-        let moves_text = self
-            .moves
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(" ");
-        let request = Request {
-            start_text: self.start_text.clone(),
-            moves_text,
-            move_codes: None,
-            position: self.position.clone(),
+        let request = Request::new(
+            self.start_text.clone(),
+            self.moves.clone(),
+            self.position.clone(),
             clocks,
-        };
+        );
         let out = Arc::clone(&self.out);
         let position = self.position.clone();
         seat.request(request);

@@ -309,11 +309,11 @@ impl ChallengeBrain {
         if self.process.is_gone() {
             return Err(SeatFailure::Crash("the player is gone".to_owned()));
         }
-        let plies = request.moves_text.split_whitespace().count();
+        let plies = request.moves.len();
         // A message it sent before its turn is its move, as the real server reads it.
         self.process.freeze(libc::SIGCONT);
         let state = wire::game_state_json(&request.position, None);
-        self.catch_up(&request.start_text, &request.moves_text, plies, state);
+        self.catch_up(&request.start_text, &request.moves_text(), plies, state);
         let clock = ProcessClock::start(self.process.probe());
         control.charge(Duration::ZERO);
         // The protocol has no stop: asked to stop, the player gets its margin, then it is killed.
@@ -360,9 +360,10 @@ impl ChallengeBrain {
             return;
         }
         self.process.freeze(libc::SIGCONT);
-        let plies = over.moves_text.split_whitespace().count();
+        let plies = over.moves.len();
         let last = wire::game_state_json(&over.position, Some(over.winner));
-        self.catch_up(&over.start_text, &over.moves_text, plies, last);
+        let moves_text = super::moves_text::<Tablut>(&over.moves);
+        self.catch_up(&over.start_text, &moves_text, plies, last);
         self.told_over = true;
         let _ = self.stream.shutdown(Shutdown::Write);
     }

@@ -199,12 +199,13 @@ impl<G: Game> Brain<G> for EngineBrain {
             return Err(SeatFailure::Crash("the engine is gone".to_owned()));
         }
         let me = request.position.side_to_move();
-        let position = if request.moves_text.is_empty() {
+        let position = if request.moves.is_empty() {
             format!("position fen {}", request.start_text)
         } else {
             format!(
                 "position fen {} moves {}",
-                request.start_text, request.moves_text
+                request.start_text,
+                request.moves_text()
             )
         };
         // Lines it sent between turns (after its last bestmove) are not this move's; a broken

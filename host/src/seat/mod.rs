@@ -155,15 +155,83 @@ impl fmt::Display for SeatSpec {
 pub struct Request<G: Game> {
     /// The start position, as text.
     pub start_text: String,
-    /// The moves so far, in notation, separated by spaces.
-    pub moves_text: String,
-    /// The same moves as their codes ([`tavola_sdk::MoveCode`]), when the request's maker keeps
-    /// them (the referee does); `None` otherwise, and then a brain reads `moves_text`.
-    pub move_codes: Option<Vec<u64>>,
+    /// The moves played from the start position, in order.
+    pub moves: Vec<G::Move>,
+    /// The game the moves are of: of two requests with the same history, the one with fewer
+    /// moves has the same start and a prefix of the other's moves. A brain that keeps its own
+    /// position (or its own copy of the moves) brings it up to date with the new moves alone.
+    pub history: History,
     /// The current position (the host's authoritative copy).
     pub position: G::Position,
     /// The clocks at the moment of the request.
     pub clocks: Clocks,
+}
+
+impl<G: Game> Request<G> {
+    /// A request of a history of its own.
+    pub fn new(
+        start_text: String,
+        moves: Vec<G::Move>,
+        position: G::Position,
+        clocks: Clocks,
+    ) -> Request<G> {
+        Request {
+            start_text,
+            moves,
+            history: History::fresh(),
+            position,
+            clocks,
+        }
+    }
+
+    /// The moves in notation, separated by single spaces.
+    #[must_use]
+    pub fn moves_text(&self) -> String {
+        moves_text::<G>(&self.moves)
+    }
+}
+
+/// `moves` in notation, separated by single spaces.
+#[must_use]
+pub fn moves_text<G: Game>(moves: &[G::Move]) -> String {
+    /// The moves as one `Display`: the formatting machinery is set up once, not once a move.
+    struct Spaced<'a, M>(&'a [M]);
+    impl<M: fmt::Display> fmt::Display for Spaced<'_, M> {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            for (i, mv) in self.0.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(" ")?;
+                }
+                mv.fmt(f)?;
+            }
+            Ok(())
+        }
+    }
+    use std::fmt::Write as _;
+    // Room for most games' moves (`b6 `, `e3-f3 `) without growing.
+    let mut text = String::with_capacity(moves.len() * 6);
+    let _ = write!(text, "{}", Spaced(moves));
+    text
+}
+
+/// Names the move list of one game, as [`Request::history`] and the referee keep it: a number
+/// no other history of this process has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct History(u64);
+
+impl History {
+    /// A history of its own (never 0, which the plugin ABI reads as none).
+    #[must_use]
+    pub fn fresh() -> History {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        History(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// Its number.
+    #[must_use]
+    pub fn get(self) -> u64 {
+        self.0
+    }
 }
 
 /// Why a seat gave no move.
@@ -225,8 +293,8 @@ pub trait Brain<G: Game>: Send {
 pub struct GameOver<G: Game> {
     /// The start position, as text.
     pub start_text: String,
-    /// All the moves, in notation, separated by spaces.
-    pub moves_text: String,
+    /// All the moves.
+    pub moves: Vec<G::Move>,
     /// The final position.
     pub position: G::Position,
     /// The winner; `None` for a draw.
@@ -727,15 +795,16 @@ mod tests {
         use tavola_sdk::games::ataxx::Ataxx;
         let mut seat = Seat::<Ataxx>::new("patient", Box::new(UntilStopped));
         let position = Ataxx::start(None).unwrap();
-        seat.request(Request {
-            start_text: position.to_string(),
-            moves_text: String::new(),
-            move_codes: None,
+        seat.request(Request::new(
+            position.to_string(),
+            Vec::new(),
             position,
-            clocks: clocks(Some(400), Some(400), 0),
-        });
+            clocks(Some(400), Some(400), 0),
+        ));
+        // It answers only once stopped, which the seat does before the limit; the margin past
+        // the limit is wide, so that a busy machine's late wake-up is no time-out.
         assert_eq!(
-            seat.wait(Some(Duration::from_millis(400)), Duration::ZERO),
+            seat.wait(Some(Duration::from_millis(400)), Duration::from_secs(10)),
             Wait::Answered(Ok("b6".to_owned()))
         );
     }
@@ -751,7 +820,7 @@ mod tests {
         ) -> Answer {
             let delay = request.clocks.own_ms.into_option().unwrap_or(0);
             thread::sleep(Duration::from_millis(delay));
-            Ok(request.moves_text.clone())
+            Ok(request.moves_text())
         }
     }
 
@@ -761,22 +830,22 @@ mod tests {
         let mut seat = Seat::<Ataxx>::new("echo", Box::new(Echo));
         let position = Ataxx::start(None).unwrap();
         let ask = |seat: &mut Seat<Ataxx>, moves: &str, delay: u64| {
-            seat.request(Request {
-                start_text: position.to_string(),
-                moves_text: moves.to_owned(),
-                move_codes: None,
-                position: position.clone(),
-                clocks: clocks(Some(delay), None, 0),
-            });
+            let moves = moves.split(' ').map(|m| m.parse().unwrap()).collect();
+            seat.request(Request::new(
+                position.to_string(),
+                moves,
+                position.clone(),
+                clocks(Some(delay), None, 0),
+            ));
         };
         // The first request is overtaken (an undo, say) before it answers.
-        ask(&mut seat, "first", 100);
-        ask(&mut seat, "second", 0);
+        ask(&mut seat, "b6", 100);
+        ask(&mut seat, "a6", 0);
         assert_eq!(
             seat.wait(None, Duration::ZERO),
-            Wait::Answered(Ok("second".to_owned()))
+            Wait::Answered(Ok("a6".to_owned()))
         );
-        ask(&mut seat, "third", 0);
+        ask(&mut seat, "b6 f6", 0);
         let until = Instant::now() + Duration::from_secs(5);
         let answer = loop {
             if let Some(answer) = seat.poll() {
@@ -785,7 +854,7 @@ mod tests {
             assert!(Instant::now() < until, "no answer");
             thread::sleep(Duration::from_millis(1));
         };
-        assert_eq!(answer, Ok("third".to_owned()));
+        assert_eq!(answer, Ok("b6 f6".to_owned()));
     }
 
     #[test]

@@ -6,17 +6,20 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 
-use abi_stable::library::{lib_header_from_path, LibHeader, LibraryError, RootModule};
+use abi_stable::abi_stability::abi_checking::check_layout_compatibility;
+use abi_stable::library::{lib_header_from_path, LibHeader, LibraryError, RawLibrary, RootModule};
 use abi_stable::sabi_trait::TD_Opaque;
 use abi_stable::std_types::{RResult, RStr, Tuple2};
+use abi_stable::StableAbi;
 use tavola_sdk::abi::{
     BotInfo, BotModuleRef, Clocks, CodeRequest, Failure, LogSink, MoveRequest, NewPlayer,
-    PlayerBox, Reporter, Reporter_TO, SearchInfoWire,
+    PlayerBox, Reporter, Reporter_TO, SearchInfoWire, TypedExport, TypedModuleRef, TypedPlayerBox,
+    TYPED_MODULE_SYMBOL,
 };
 use tavola_sdk::{Color, Game, MoveCode, SearchInfo};
 use thiserror::Error;
 
-use super::{Answer, Brain, Choice, Control, Request, SeatFailure, TypedAnswer};
+use super::{Answer, Brain, Choice, Control, History, Request, SeatFailure, TypedAnswer};
 
 /// The version of `tavola-sdk` this host was built with; a bot must share its `0.minor`.
 pub const SDK_VERSION: &str = tavola_sdk::VERSION;
@@ -100,6 +103,8 @@ pub enum LoadError {
 pub struct Library {
     path: PathBuf,
     module: BotModuleRef,
+    /// The typed path's module, when the library has one (built with an SDK that has it).
+    typed: Option<TypedModuleRef>,
     info: BotInfo,
 }
 
@@ -152,7 +157,13 @@ impl Library {
             log: host_log,
         });
         let info = (module.info())();
-        Ok(Library { path, module, info })
+        let typed = typed_module(&path);
+        Ok(Library {
+            path,
+            module,
+            typed,
+            info,
+        })
     }
 
     /// The library's canonical path.
@@ -165,7 +176,12 @@ impl Library {
         &self.info
     }
 
-    /// Creates a player for one game and colour.
+    /// Whether the library's players take moves as codes ([`tavola_sdk::abi::TypedModule`]).
+    pub fn is_typed(&self) -> bool {
+        self.typed.is_some()
+    }
+
+    /// Creates a player for one game and colour: a typed one when the library has the typed path.
     ///
     /// # Errors
     /// [`LoadError::Refused`] with the bot's reason.
@@ -176,7 +192,7 @@ impl Library {
         color: Color,
         seed: u64,
         options: &[(String, String)],
-    ) -> Result<PlayerBox, LoadError> {
+    ) -> Result<PluginPlayer, LoadError> {
         let request = NewPlayer {
             game: game.into(),
             variant: variant.into(),
@@ -187,7 +203,11 @@ impl Library {
                 .map(|(k, v)| Tuple2(k.as_str().into(), v.as_str().into()))
                 .collect(),
         };
-        match (self.module.new_player())(request) {
+        let made = match self.typed {
+            Some(typed) => (typed.new_player())(request).map(PluginPlayer::Typed),
+            None => (self.module.new_player())(request).map(PluginPlayer::Text),
+        };
+        match made {
             RResult::ROk(player) => Ok(player),
             RResult::RErr(reason) => Err(LoadError::Refused {
                 name: self.info.name.to_string(),
@@ -195,6 +215,32 @@ impl Library {
                 game: game.to_owned(),
                 reason: reason.into(),
             }),
+        }
+    }
+}
+
+/// The typed path's module of the library at `path` (already loaded), if it exports one whose
+/// layout matches this host's; a library built before the typed path has none.
+fn typed_module(path: &Path) -> Option<TypedModuleRef> {
+    // The library is loaded already and never unloaded: this only takes another handle to it.
+    let raw: &'static RawLibrary = Box::leak(Box::new(RawLibrary::load_at(path).ok()?));
+    // SAFETY: the symbol is the function `export_bot!` writes, of this very signature, in every
+    // library built with an SDK that has the typed path (older ones lack the symbol).
+    let export = unsafe {
+        raw.get::<extern "C" fn() -> TypedExport>(TYPED_MODULE_SYMBOL.as_bytes())
+            .ok()
+            .map(|function| *function)?
+    };
+    let export = export();
+    match check_layout_compatibility(<TypedModuleRef as StableAbi>::LAYOUT, export.layout) {
+        Ok(()) => Some(export.module),
+        Err(e) => {
+            log::warn!(
+                "{}: its typed module differs from this host's; asking it in notation",
+                path.display()
+            );
+            log::debug!("{}: {e}", path.display());
+            None
         }
     }
 }
@@ -246,7 +292,9 @@ fn classify(path: &Path, error: LibraryError) -> LoadError {
             found: actual_version.to_string(),
             expected: SDK_VERSION.to_owned(),
         },
-        LibraryError::AbiInstability(_) | LibraryError::InvalidAbiHeader(_) => {
+        ref error @ (LibraryError::AbiInstability(_) | LibraryError::InvalidAbiHeader(_)) => {
+            // abi_stable's whole report, for whoever debugs the ABI (RUST_LOG=debug).
+            log::debug!("{}: {error}", path.display());
             LoadError::SdkLayout {
                 path,
                 expected: SDK_VERSION.to_owned(),
@@ -289,11 +337,29 @@ pub fn log_bot_record(level: u8, target: &str, message: &str) {
     );
 }
 
+/// A plugin's player object, as [`Library::new_player`] makes it.
+pub enum PluginPlayer {
+    /// A player asked in notation (a library built before the typed path).
+    Text(PlayerBox),
+    /// A player that also takes moves as codes.
+    Typed(TypedPlayerBox),
+}
+
+impl fmt::Debug for PluginPlayer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PluginPlayer::Text(_) => "PluginPlayer::Text",
+            PluginPlayer::Typed(_) => "PluginPlayer::Typed",
+        })
+    }
+}
+
 /// A plugin's player as a [`Brain`].
 pub struct PluginBrain {
-    player: PlayerBox,
-    /// Whether the player takes move codes ([`tavola_sdk::abi::Player::choose_move_code`]).
-    takes_codes: bool,
+    player: PluginPlayer,
+    /// The codes of the moves of the last typed request, and their history: the next request of
+    /// the same history adds the codes of its new moves alone.
+    sent: Option<(History, Vec<u64>)>,
 }
 
 impl fmt::Debug for PluginBrain {
@@ -304,11 +370,13 @@ impl fmt::Debug for PluginBrain {
 
 impl PluginBrain {
     /// Wraps a player made by [`Library::new_player`].
-    pub fn new(player: PlayerBox) -> PluginBrain {
-        PluginBrain {
-            takes_codes: player.takes_move_codes(),
-            player,
-        }
+    pub fn new(player: PluginPlayer) -> PluginBrain {
+        PluginBrain { player, sent: None }
+    }
+
+    /// Whether the player takes move codes ([`PluginBrain::ask_code`]).
+    pub fn takes_codes(&self) -> bool {
+        matches!(self.player, PluginPlayer::Typed(_))
     }
 }
 
@@ -348,41 +416,58 @@ impl PluginBrain {
             stop,
             reporter: Reporter_TO::from_ptr(&sink, TD_Opaque),
         };
-        self.player
-            .choose_move(wire)
-            .into_result()
-            .map(Into::into)
-            .map_err(seat_failure)
+        match &mut self.player {
+            PluginPlayer::Text(player) => player.choose_move(wire),
+            PluginPlayer::Typed(player) => player.choose_move(wire),
+        }
+        .into_result()
+        .map(Into::into)
+        .map_err(seat_failure)
     }
 
-    /// As [`PluginBrain::ask`], on the typed path: the moves as codes, the answer a code. Only
-    /// for a player that [`PluginBrain::takes_codes`].
+    /// As [`PluginBrain::ask`], on the typed path: the moves as codes, with the number of their
+    /// game ([`CodeRequest::history`], 0 for none), the answer a code.
+    ///
+    /// # Errors
+    /// The bot's failure; an error for a player that does not [`PluginBrain::takes_codes`].
     pub fn ask_code(
         &mut self,
         start: &str,
-        moves: &[u64],
+        (history, moves): (u64, &[u64]),
         clocks: Clocks,
         stop: &AtomicBool,
         report: &(dyn Fn(SearchInfo) + Sync),
     ) -> Result<u64, SeatFailure> {
-        let sink = InfoSink(report);
-        let wire = CodeRequest {
-            start_position: start.into(),
-            moves: moves.into(),
-            clocks,
-            stop,
-            reporter: Reporter_TO::from_ptr(&sink, TD_Opaque),
+        let PluginPlayer::Typed(player) = &mut self.player else {
+            return Err(SeatFailure::Error(
+                "asked by move codes, which this bot does not take".to_owned(),
+            ));
         };
-        self.player
-            .choose_move_code(wire)
-            .into_result()
-            .map_err(seat_failure)
+        ask_code(player, start, (history, moves), clocks, stop, report)
     }
+}
 
-    /// Whether the player takes move codes: built with an SDK that has the typed path.
-    pub fn takes_codes(&self) -> bool {
-        self.takes_codes
-    }
+fn ask_code(
+    player: &mut TypedPlayerBox,
+    start: &str,
+    (history, moves): (u64, &[u64]),
+    clocks: Clocks,
+    stop: &AtomicBool,
+    report: &(dyn Fn(SearchInfo) + Sync),
+) -> Result<u64, SeatFailure> {
+    let sink = InfoSink(report);
+    let wire = CodeRequest {
+        start_position: start.into(),
+        history,
+        moves: moves.into(),
+        clocks,
+        stop,
+        reporter: Reporter_TO::from_ptr(&sink, TD_Opaque),
+    };
+    player
+        .choose_move_code(wire)
+        .into_result()
+        .map_err(seat_failure)
 }
 
 fn seat_failure(failure: Failure) -> SeatFailure {
@@ -398,22 +483,33 @@ impl<G: Game> Brain<G> for PluginBrain {
         let report = |info| control.report(info);
         self.ask(
             &request.start_text,
-            &request.moves_text,
+            &request.moves_text(),
             request.clocks,
             &control.stop,
             &report,
         )
     }
 
-    /// By move codes when both the request and the player have them, else in notation.
+    /// By move codes when the player takes them, else in notation.
     fn choose_typed(&mut self, request: &Request<G>, control: &Control) -> TypedAnswer<G::Move> {
-        let Some(codes) = request.move_codes.as_deref().filter(|_| self.takes_codes) else {
+        let PluginPlayer::Typed(player) = &mut self.player else {
             return self.choose(request, control).map(Choice::Text);
         };
+        let codes = match &mut self.sent {
+            Some((history, codes))
+                if *history == request.history && codes.len() <= request.moves.len() =>
+            {
+                codes
+            }
+            sent => &mut sent.insert((request.history, Vec::with_capacity(256))).1,
+        };
+        let new = &request.moves[codes.len()..];
+        codes.extend(new.iter().map(|mv| mv.code()));
         let report = |info| control.report(info);
-        let code = self.ask_code(
+        let code = ask_code(
+            player,
             &request.start_text,
-            codes,
+            (request.history.get(), codes),
             request.clocks,
             &control.stop,
             &report,

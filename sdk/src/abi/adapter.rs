@@ -12,18 +12,26 @@ use abi_stable::sabi_trait::TD_Opaque;
 use abi_stable::std_types::{RResult, RString, RVec};
 
 use std::sync::atomic::AtomicBool;
+use std::sync::OnceLock;
 
 use abi_stable::sabi_types::RRef;
 
 use super::{
     BotInfo, Clocks, CodeRequest, Failure, MoveRequest, NewPlayer, Player, PlayerBox, Player_TO,
-    Reporter_TO, SearchInfoWire,
+    Reporter_TO, SearchInfoWire, TypedExport, TypedModule, TypedModuleRef, TypedPlayer,
+    TypedPlayerBox, TypedPlayer_TO,
 };
 use crate::bot::{Bot, Context, Setup};
 use crate::{Color, Game, MoveCode, Position};
 
+/// A function making one bot type's players of kind `T` (instantiated for one bot type).
+pub type MakePlayer<T> = fn(&NewPlayer) -> Result<T, String>;
+
 /// The signature of [`new_player`] instantiated for one bot type.
-pub type NewPlayerFn = fn(&NewPlayer) -> Result<PlayerBox, String>;
+pub type NewPlayerFn = MakePlayer<PlayerBox>;
+
+/// The signature of [`new_typed_player`] instantiated for one bot type.
+pub type NewTypedPlayerFn = MakePlayer<TypedPlayerBox>;
 
 /// Builds the [`BotInfo`] that `export_bot!` returns.
 #[must_use]
@@ -49,6 +57,30 @@ pub fn dispatch_new_player(
     request: NewPlayer,
     bots: &[(&'static str, NewPlayerFn)],
 ) -> RResult<PlayerBox, RString> {
+    dispatch(request, bots)
+}
+
+/// As [`dispatch_new_player`], for a typed player.
+pub fn dispatch_new_typed_player(
+    request: NewPlayer,
+    bots: &[(&'static str, NewTypedPlayerFn)],
+) -> RResult<TypedPlayerBox, RString> {
+    dispatch(request, bots)
+}
+
+/// The library's [`TypedExport`], its module creating players with `new_player`.
+pub fn typed_export(
+    new_player: extern "C" fn(NewPlayer) -> RResult<TypedPlayerBox, RString>,
+) -> TypedExport {
+    use abi_stable::prefix_type::PrefixTypeTrait;
+    use abi_stable::StableAbi;
+    TypedExport {
+        layout: <TypedModuleRef as StableAbi>::LAYOUT,
+        module: TypedModule { new_player }.leak_into_prefix(),
+    }
+}
+
+fn dispatch<T>(request: NewPlayer, bots: &[(&'static str, MakePlayer<T>)]) -> RResult<T, RString> {
     let found = bots.iter().find(|(game, _)| *game == request.game.as_str());
     let result = match found {
         None => Err(format!(
@@ -72,6 +104,18 @@ pub fn dispatch_new_player(
 /// # Errors
 /// The bot's own refusal, an unknown variant, or a bad colour code.
 pub fn new_player<B: Bot>(request: &NewPlayer) -> Result<PlayerBox, String> {
+    new_adapter::<B>(request).map(|adapter| Player_TO::from_value(adapter, TD_Opaque))
+}
+
+/// As [`new_player`], a typed player.
+///
+/// # Errors
+/// As [`new_player`].
+pub fn new_typed_player<B: Bot>(request: &NewPlayer) -> Result<TypedPlayerBox, String> {
+    new_adapter::<B>(request).map(|adapter| TypedPlayer_TO::from_value(adapter, TD_Opaque))
+}
+
+fn new_adapter<B: Bot>(request: &NewPlayer) -> Result<Adapter<B>, String> {
     let variant = <B::Game as Game>::start(Some(request.variant.as_str()))
         .map_err(|e| e.to_string())?
         .variant();
@@ -92,13 +136,12 @@ pub fn new_player<B: Bot>(request: &NewPlayer) -> Result<PlayerBox, String> {
         options: &options,
     };
     let bot = B::new(&setup).map_err(|e| e.0)?;
-    let adapter = Adapter::<B> {
+    Ok(Adapter::<B> {
         bot: ManuallyDrop::new(bot),
         variant,
         color,
         cache: None,
-    };
-    Ok(Player_TO::from_value(adapter, TD_Opaque))
+    })
 }
 
 struct Cache<P> {
@@ -110,14 +153,18 @@ struct Cache<P> {
 /// The moves a cached position was reached by, as the requests gave them.
 enum Played {
     Text(String),
-    Codes(Vec<u64>),
+    /// Codes, with the host's number for their game ([`CodeRequest::history`]; 0: none).
+    Codes {
+        history: u64,
+        codes: Vec<u64>,
+    },
 }
 
-/// The moves of one request: notation separated by spaces, or codes.
+/// The moves of one request: notation separated by spaces, or codes with their history.
 #[derive(Clone, Copy)]
 enum Moves<'a> {
     Text(&'a str),
-    Codes(&'a [u64]),
+    Codes { history: u64, codes: &'a [u64] },
 }
 
 /// The value behind a bot's [`Player`] object.
@@ -145,17 +192,28 @@ impl<B: Bot> Drop for Adapter<B> {
     }
 }
 
-/// Whether a cache reached by `played` is on the way to `moves`: the same kind of moves, the
-/// cached ones a prefix of the new (for notation, ending at a move's end).
-fn extends(played: &Played, moves: Moves<'_>) -> bool {
+/// Whether a cache reached by `played` from `cached_start` is on the way to `moves` from
+/// `start`: the same kind of moves, the cached ones a prefix of the new (for notation, ending at
+/// a move's end). Codes of one nonzero history are a prefix by the host's word, not compared.
+fn extends(cached_start: &str, played: &Played, start: &str, moves: Moves<'_>) -> bool {
     match (played, moves) {
+        (
+            Played::Codes { history, codes },
+            Moves::Codes {
+                history: new,
+                codes: moves,
+            },
+        ) if *history != 0 && *history == new => codes.len() <= moves.len(),
+        _ if cached_start != start => false,
         (Played::Text(cached), Moves::Text(moves)) => {
             moves.starts_with(cached.as_str())
                 && (cached.is_empty()
                     || moves.len() == cached.len()
                     || moves.as_bytes()[cached.len()] == b' ')
         }
-        (Played::Codes(cached), Moves::Codes(moves)) => moves.starts_with(cached),
+        (Played::Codes { codes, .. }, Moves::Codes { codes: moves, .. }) => {
+            moves.starts_with(codes)
+        }
         _ => false,
     }
 }
@@ -169,12 +227,15 @@ impl<B: Bot> Adapter<B> {
         moves: Moves<'_>,
     ) -> Result<&<B::Game as Game>::Position, String> {
         let mut cache = match self.cache.take() {
-            Some(cache) if cache.start == start && extends(&cache.played, moves) => cache,
+            Some(cache) if extends(&cache.start, &cache.played, start, moves) => cache,
             _ => Cache {
                 start: start.to_owned(),
                 played: match moves {
                     Moves::Text(_) => Played::Text(String::new()),
-                    Moves::Codes(_) => Played::Codes(Vec::new()),
+                    Moves::Codes { history, .. } => Played::Codes {
+                        history,
+                        codes: Vec::with_capacity(256),
+                    },
                 },
                 position: <B::Game as Game>::parse_position(start, Some(self.variant))
                     .map_err(|e| format!("the host sent a bad start position: {e}"))?,
@@ -192,10 +253,23 @@ impl<B: Bot> Adapter<B> {
                 }
                 cached.push_str(&moves[cached.len()..]);
             }
-            (Played::Codes(cached), Moves::Codes(moves)) => {
+            (
+                Played::Codes {
+                    history: cached_history,
+                    codes: cached,
+                },
+                Moves::Codes {
+                    history,
+                    codes: moves,
+                },
+            ) => {
+                *cached_history = history;
+                // Moves the host numbered are the moves of its game, which it checked as they
+                // were played: only those of no history are checked again here.
+                let checked = history != 0;
                 for &code in &moves[cached.len()..] {
                     let mv = <<B::Game as Game>::Move as MoveCode>::from_code(code)
-                        .filter(|&mv| cache.position.is_legal(mv))
+                        .filter(|&mv| checked || cache.position.is_legal(mv))
                         .ok_or_else(|| {
                             format!(
                                 "the host sent the move code {code:#x}, which this bot's rules \
@@ -220,7 +294,13 @@ impl<B: Bot> Adapter<B> {
         stop: &AtomicBool,
         reporter: &Reporter_TO<'_, RRef<'_, ()>>,
     ) -> Result<<B::Game as Game>::Move, Failure> {
-        let received = Instant::now();
+        // The clock is read now for a timed move; untimed, at the bot's first look at it (most
+        // never look: a clock read is a good share of a fast bot's move).
+        let received = OnceLock::new();
+        let timed = clocks.own_ms.is_some() || clocks.movetime_ms.is_some();
+        if timed {
+            let _ = received.set(Instant::now());
+        }
         let color = self.color;
         let position = self.update_cache(start, moves)?;
         if position.side_to_move() != color {
@@ -275,8 +355,8 @@ impl From<String> for Failure {
     }
 }
 
-impl<B: Bot> Player for Adapter<B> {
-    fn choose_move(&mut self, request: MoveRequest<'_>) -> RResult<RString, Failure> {
+impl<B: Bot> Adapter<B> {
+    fn choose_text(&mut self, request: MoveRequest<'_>) -> RResult<RString, Failure> {
         self.caught(|adapter| {
             let moves = Moves::Text(request.moves.as_str());
             adapter
@@ -290,14 +370,25 @@ impl<B: Bot> Player for Adapter<B> {
                 .map(|mv| RString::from(mv.to_string()))
         })
     }
+}
 
-    fn takes_move_codes(&self) -> bool {
-        true
+impl<B: Bot> Player for Adapter<B> {
+    fn choose_move(&mut self, request: MoveRequest<'_>) -> RResult<RString, Failure> {
+        self.choose_text(request)
+    }
+}
+
+impl<B: Bot> TypedPlayer for Adapter<B> {
+    fn choose_move(&mut self, request: MoveRequest<'_>) -> RResult<RString, Failure> {
+        self.choose_text(request)
     }
 
     fn choose_move_code(&mut self, request: CodeRequest<'_>) -> RResult<u64, Failure> {
         self.caught(|adapter| {
-            let moves = Moves::Codes(request.moves.as_slice());
+            let moves = Moves::Codes {
+                history: request.history,
+                codes: request.moves.as_slice(),
+            };
             adapter
                 .answer(
                     request.start_position.as_str(),
@@ -389,10 +480,6 @@ mod tests {
             seed: 1,
             options: vec![Tuple2("mode".into(), mode.into())].into(),
         }
-    }
-
-    fn ask_text(player: &mut PlayerBox, moves: &str, reports: &Count) -> RResult<RString, Failure> {
-        ask(player, moves, reports)
     }
 
     fn ask(player: &mut PlayerBox, moves: &str, reports: &Count) -> RResult<RString, Failure> {
@@ -573,12 +660,12 @@ mod tests {
     #[test]
     fn the_typed_path_replays_codes_and_answers_a_code() {
         let reports = Count(0.into());
-        let mut player = new_player::<FirstMove>(&request(1, "first")).unwrap();
-        assert!(player.takes_move_codes());
+        let mut player = new_typed_player::<FirstMove>(&request(1, "first")).unwrap();
         let stop = AtomicBool::new(false);
-        let ask = |player: &mut PlayerBox, moves: &[u64]| {
+        let ask = |player: &mut TypedPlayerBox, moves: &[u64]| {
             player.choose_move_code(CodeRequest {
                 start_position: "x5o/7/7/7/7/7/o5x x 0 1".into(),
+                history: 0,
                 moves: moves.into(),
                 clocks: Clocks::default(),
                 stop: &stop,
@@ -593,7 +680,15 @@ mod tests {
         let expected = position.legal_moves()[0];
         assert_eq!(answer, expected.code());
         // The text path gives the same move for the same position.
-        let text = ask_text(&mut player, "b6", &reports).unwrap();
+        let text = player
+            .choose_move(MoveRequest {
+                start_position: "x5o/7/7/7/7/7/o5x x 0 1".into(),
+                moves: "b6".into(),
+                clocks: Clocks::default(),
+                stop: &stop,
+                reporter: Reporter_TO::from_ptr(RRef::new(&reports), TD_Opaque),
+            })
+            .unwrap();
         assert_eq!(text.as_str(), expected.to_string());
         // A code that is no move, or an illegal one, is refused with the code named.
         for bad in [0xFFFF_FFFF_u64, codes(&["d4"])[0]] {
@@ -609,44 +704,94 @@ mod tests {
         assert!(ask(&mut player, &[]).is_err());
     }
 
-    #[test]
-    fn the_cache_follows_codes_and_resets_between_kinds() {
-        let mut adapter = Adapter::<FirstMove> {
+    fn by_codes(codes: &[u64]) -> Moves<'_> {
+        Moves::Codes { history: 0, codes }
+    }
+
+    fn cached_codes(adapter: &Adapter<FirstMove>) -> Option<&[u64]> {
+        match &adapter.cache.as_ref()?.played {
+            Played::Codes { codes, .. } => Some(codes),
+            Played::Text(_) => None,
+        }
+    }
+
+    fn black_adapter() -> Adapter<FirstMove> {
+        Adapter::<FirstMove> {
             bot: ManuallyDrop::new(FirstMove {
                 mode: "first".into(),
             }),
             variant: "standard",
             color: Color::Black,
             cache: None,
-        };
+        }
+    }
+
+    #[test]
+    fn the_cache_follows_codes_and_resets_between_kinds() {
+        let mut adapter = black_adapter();
         let start = "x5o/7/7/7/7/7/o5x x 0 1";
         let game = codes(&["b6", "f6", "a6"]);
-        adapter
-            .update_cache(start, Moves::Codes(&game[..1]))
-            .unwrap();
-        adapter.update_cache(start, Moves::Codes(&game)).unwrap();
-        let by_codes = adapter.cache.as_ref().unwrap().position.to_string();
-        assert!(matches!(&adapter.cache.as_ref().unwrap().played, Played::Codes(c) if *c == game));
+        adapter.update_cache(start, by_codes(&game[..1])).unwrap();
+        adapter.update_cache(start, by_codes(&game)).unwrap();
+        let by_codes_position = adapter.cache.as_ref().unwrap().position.to_string();
+        assert_eq!(cached_codes(&adapter), Some(&game[..]));
         adapter
             .update_cache(start, Moves::Text("b6 f6 a6"))
             .unwrap();
         assert_eq!(
             adapter.cache.as_ref().unwrap().position.to_string(),
-            by_codes
+            by_codes_position
         );
-        assert!(matches!(
-            &adapter.cache.as_ref().unwrap().played,
-            Played::Text(_)
-        ));
+        assert_eq!(cached_codes(&adapter), None);
         // Not an extension: replayed from the start.
         let other = codes(&["a6", "f6"]);
-        adapter.update_cache(start, Moves::Codes(&game)).unwrap();
-        adapter.update_cache(start, Moves::Codes(&other)).unwrap();
-        assert!(matches!(&adapter.cache.as_ref().unwrap().played, Played::Codes(c) if *c == other));
+        adapter.update_cache(start, by_codes(&game)).unwrap();
+        adapter.update_cache(start, by_codes(&other)).unwrap();
+        assert_eq!(cached_codes(&adapter), Some(&other[..]));
+        // Another start is another game, whatever the moves.
+        let elsewhere = "x5o/7/7/7/7/7/o4xx x 0 1";
+        adapter.update_cache(elsewhere, by_codes(&other)).unwrap();
+        assert_eq!(adapter.cache.as_ref().unwrap().start, elsewhere);
         // A refused code leaves no cache behind.
         assert!(adapter
-            .update_cache(start, Moves::Codes(&[other[0], other[1], 0x3_0000]))
+            .update_cache(start, by_codes(&[other[0], other[1], 0x3_0000]))
             .is_err());
         assert!(adapter.cache.is_none());
+    }
+
+    #[test]
+    fn one_history_is_taken_on_the_hosts_word_and_another_is_compared() {
+        let mut adapter = black_adapter();
+        let start = "x5o/7/7/7/7/7/o5x x 0 1";
+        let game = codes(&["b6", "f6", "g2"]);
+        let ask = |adapter: &mut Adapter<FirstMove>, history, codes| {
+            adapter
+                .update_cache(start, Moves::Codes { history, codes })
+                .map(ToString::to_string)
+        };
+        let expected = |moves: &[&str]| {
+            let mut position =
+                crate::games::ataxx::Position::start(crate::games::ataxx::Variant::Standard);
+            for text in moves {
+                position.play_unchecked(text.parse().unwrap());
+            }
+            position.to_string()
+        };
+        ask(&mut adapter, 7, &game[..1]).unwrap();
+        // The same history: only the moves past the cached ones are read (the host vouches for
+        // the rest), so a first move that differs goes unseen.
+        let mut told = game.clone();
+        told[0] = codes(&["a6"])[0];
+        assert_eq!(
+            ask(&mut adapter, 7, &told).unwrap(),
+            expected(&["b6", "f6", "g2"])
+        );
+        // Another history is compared, and replayed from the start where it differs.
+        assert_eq!(
+            ask(&mut adapter, 8, &told).unwrap(),
+            expected(&["a6", "f6", "g2"])
+        );
+        // Fewer moves than cached, in the same history: replayed from the start.
+        assert_eq!(ask(&mut adapter, 8, &told[..1]).unwrap(), expected(&["a6"]));
     }
 }

@@ -8,18 +8,22 @@
 //! the game's own position text, the moves so far in the game's own notation, the clocks in
 //! milliseconds, a stop flag and a way to report search info. The bot answers with a move in
 //! notation. Everything typed (positions, moves) is rebuilt on the bot's side with the same rules
-//! engine the host uses, so the SDK can grow without changing these types. The one typed
-//! exception is the move code ([`crate::MoveCode`], a documented number per move): the arena asks a
-//! bot by [`Player::choose_move_code`], the moves as codes, to spare both sides writing and parsing
-//! notation each ply.
+//! engine the host uses, so the SDK can grow without changing these types.
+//!
+//! The one typed exception is the move code ([`crate::MoveCode`], a documented number per move):
+//! a library built with this SDK also exports a second, optional module, [`TypedModule`], whose
+//! players ([`TypedPlayer`]) take the moves as codes and answer a code, which spares both sides
+//! writing and parsing notation each ply (the arena asks that way). A library built before it
+//! lacks the module, and is asked in notation.
 //!
 //! # Compatibility
 //!
 //! The library exports one root module, [`BotModule`], checked by `abi_stable` when loaded: a bot
 //! loads only into a host built with the same `0.minor` version of `tavola-sdk` and identical
-//! layouts of every type here. New functions may be added to [`BotModule`] and methods to
-//! [`Player`] after their `last_prefix_field` (older bots then simply lack them, and a method's
-//! default answers for them); nothing else may change within 0.1.x.
+//! layouts of every type it reaches. `abi_stable` lets a library have more fields than the host
+//! in a prefix type (a module or a trait's methods), never fewer, so nothing reachable from
+//! [`BotModule`] changes within 0.1.x, and what comes later comes as a module of its own that a
+//! host looks up by name and does without when a library lacks it (as [`TypedModule`]).
 
 // `#[sabi_trait]` generates impls inside a const block.
 #![allow(non_local_definitions)]
@@ -139,13 +143,19 @@ impl fmt::Debug for MoveRequest<'_> {
     }
 }
 
-/// One request for a move on the typed path ([`Player::choose_move_code`]): as [`MoveRequest`],
-/// with the moves as their codes ([`crate::MoveCode`]).
+/// One request for a move on the typed path ([`TypedPlayer::choose_move_code`]): as
+/// [`MoveRequest`], with the moves as their codes ([`crate::MoveCode`]).
 #[repr(C)]
 #[derive(StableAbi)]
 pub struct CodeRequest<'a> {
     /// The game's start position, in the game's position text.
     pub start_position: RStr<'a>,
+    /// Which game the moves are of, as the host numbers it: two requests with the same nonzero
+    /// history have the same start, and the one with fewer moves has a prefix of the other's (a
+    /// bot's cached position then needs only the new moves, without comparing the old ones), and
+    /// the moves of a nonzero history are legal (the host's referee checked them); 0 when the
+    /// host does not say, and then the bot's side checks the moves itself.
+    pub history: u64,
     /// The codes of the moves played from the start position, in order.
     pub moves: RSlice<'a, u64>,
     /// The clocks.
@@ -160,6 +170,7 @@ impl fmt::Debug for CodeRequest<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("CodeRequest")
             .field("start_position", &self.start_position)
+            .field("history", &self.history)
             .field("moves", &self.moves)
             .field("clocks", &self.clocks)
             .field("stop", &self.stop)
@@ -206,30 +217,11 @@ pub struct Failure {
 }
 
 /// A player: one bot playing one colour of one game.
-///
-/// The methods after [`Player::choose_move`] came later within SDK 0.1: a bot built before them
-/// lacks them, and then their defaults answer (no typed path), so the host asks in notation.
 #[sabi_trait]
 pub trait Player: Send {
     /// Chooses a move for the position reached by `request`: the move in notation, or a failure.
     #[sabi(last_prefix_field)]
     fn choose_move(&mut self, request: MoveRequest<'_>) -> RResult<RString, Failure>;
-
-    /// Whether [`Player::choose_move_code`] works: true for every bot built with an SDK that has
-    /// it.
-    fn takes_move_codes(&self) -> bool {
-        false
-    }
-
-    /// As [`Player::choose_move`], typed: the moves come as codes and the answer is the chosen
-    /// move's code ([`crate::MoveCode`]), which spares both sides writing and parsing notation.
-    /// The host still checks the answer.
-    fn choose_move_code(&mut self, _request: CodeRequest<'_>) -> RResult<u64, Failure> {
-        RResult::RErr(Failure {
-            panicked: false,
-            message: "this bot takes no move codes (built with an older tavola-sdk)".into(),
-        })
-    }
 }
 
 /// A boxed player, as the library returns it.
@@ -245,6 +237,55 @@ pub struct LogSink {
     pub log: extern "C" fn(level: u8, target: RStr<'_>, message: RStr<'_>),
 }
 
+/// The name of the function a library exports for its [`TypedModule`] (`export_bot!` writes it).
+pub const TYPED_MODULE_SYMBOL: &str = "tavola_typed_module_v1";
+
+/// The typed path's module: what a library built with this SDK exports besides [`BotModule`],
+/// through the function [`TYPED_MODULE_SYMBOL`] (a library built before it lacks it).
+#[repr(C)]
+#[derive(StableAbi, Debug)]
+#[sabi(kind(Prefix(prefix_ref = TypedModuleRef)))]
+#[sabi(missing_field(panic))]
+pub struct TypedModule {
+    /// Creates a typed player, as [`BotModule::new_player`] creates a player.
+    #[sabi(last_prefix_field)]
+    pub new_player: extern "C" fn(NewPlayer) -> RResult<TypedPlayerBox, RString>,
+}
+
+/// What the function [`TYPED_MODULE_SYMBOL`] returns: the module, and the layout it was built
+/// with, for the host to check against its own before using it.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct TypedExport {
+    /// The layout of [`TypedModuleRef`] as the library was built.
+    pub layout: &'static abi_stable::type_layout::TypeLayout,
+    /// The module.
+    pub module: TypedModuleRef,
+}
+
+impl fmt::Debug for TypedExport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TypedExport")
+            .field("layout", &self.layout.full_type())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A player on the typed path: a [`Player`] that also takes the moves as codes.
+#[sabi_trait]
+pub trait TypedPlayer: Send {
+    /// As [`Player::choose_move`].
+    fn choose_move(&mut self, request: MoveRequest<'_>) -> RResult<RString, Failure>;
+
+    /// As [`TypedPlayer::choose_move`], typed: the moves come as codes and the answer is the
+    /// chosen move's code ([`crate::MoveCode`]). The host still checks the answer.
+    #[sabi(last_prefix_field)]
+    fn choose_move_code(&mut self, request: CodeRequest<'_>) -> RResult<u64, Failure>;
+}
+
+/// A boxed typed player, as [`TypedModule::new_player`] returns it.
+pub type TypedPlayerBox = TypedPlayer_TO<'static, RBox<()>>;
+
 /// Decodes a [`LogSink::max_level`]-style level: 0 off, 1 error .. 5 trace (anything above is trace).
 #[must_use]
 pub fn level_filter(level: u8) -> log::LevelFilter {
@@ -254,7 +295,10 @@ pub fn level_filter(level: u8) -> log::LevelFilter {
 /// Glue used by [`crate::export_bot!`]; not part of the public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use super::adapter::{bot_info, dispatch_new_player, new_player, NewPlayerFn};
+    pub use super::adapter::{
+        bot_info, dispatch_new_player, dispatch_new_typed_player, new_player, new_typed_player,
+        typed_export, NewPlayerFn, NewTypedPlayerFn,
+    };
     pub use super::logging::set_logger;
     pub use abi_stable::library::{
         CheckTypeLayout, IntoRootModuleResult, LibHeader, RootModuleResult,

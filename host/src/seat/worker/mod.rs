@@ -708,7 +708,7 @@ impl<G: Game> Brain<G> for WorkerBrain {
         self.freeze(libc::SIGCONT);
         self.send(&ToWorker::Go {
             start: request.start_text.clone(),
-            moves: request.moves_text.clone(),
+            moves: request.moves_text(),
             clocks: request.clocks.into(),
         });
         // The move's clock: from the moment the request is in the bot's pipe, in fair time.
