@@ -18,6 +18,7 @@ pub(crate) mod affinity;
 pub mod challenge;
 pub mod engine;
 pub mod human;
+pub mod idle;
 pub mod outside;
 pub mod plugin;
 pub mod random;

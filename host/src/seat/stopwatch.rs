@@ -399,7 +399,9 @@ pub struct Arrival {
 /// thread.
 #[derive(Debug)]
 pub struct ArrivalStamp {
-    own_delay: u64,
+    /// The reader thread's run delay when it began to wait; `None` when not measured (then
+    /// the arrival is when the message was read).
+    own_delay: Option<u64>,
 }
 
 impl ArrivalStamp {
@@ -407,7 +409,7 @@ impl ArrivalStamp {
     #[must_use]
     pub fn new() -> ArrivalStamp {
         ArrivalStamp {
-            own_delay: own_run_delay(),
+            own_delay: Some(own_run_delay()),
         }
     }
 
@@ -415,16 +417,29 @@ impl ArrivalStamp {
     #[must_use]
     pub fn stamp(&self, probe: Option<&ProcessProbe>) -> Arrival {
         let now = Instant::now();
-        let late = Duration::from_nanos(own_run_delay().saturating_sub(self.own_delay));
+        let late = self.own_delay.map_or(Duration::ZERO, |before| {
+            Duration::from_nanos(own_run_delay().saturating_sub(before))
+        });
         Arrival {
             at: now.checked_sub(late).unwrap_or(now),
             sample: probe.map(ProcessProbe::sample),
         }
     }
 
+    /// The arrival of a message whose time nobody charges (an untimed game's): the moment it
+    /// was read, without reading any counter.
+    #[must_use]
+    pub fn unmeasured(&mut self) -> Arrival {
+        self.own_delay = None;
+        Arrival {
+            at: Instant::now(),
+            sample: None,
+        }
+    }
+
     /// Measures again from here, where the thread goes back to wait for the next message.
     pub fn rearm(&mut self) {
-        self.own_delay = own_run_delay();
+        self.own_delay = Some(own_run_delay());
     }
 }
 

@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use tavola_sdk::{Color, Game};
 
+use super::idle::IdleGuard;
 use super::outside::{TurnWatch, Verdict};
 use super::plugin::{Library, LoadError};
 use super::stopwatch::{Arrival, ArrivalStamp, ProcessClock, ProcessProbe};
@@ -243,6 +244,8 @@ pub struct WorkerBrain {
     /// The bot's own process (inside the worker's PID namespace, the worker's grandchild), read
     /// for fair time; set once the bot said hello.
     probe: Arc<OnceLock<ProcessProbe>>,
+    /// Whether the current move is timed (its fair time measured); shared with the reader.
+    timed: Arc<AtomicBool>,
     /// Set when the bot's output says an allocation failed.
     out_of_memory: Arc<AtomicBool>,
     /// The largest address space seen of the bot's process, in bytes.
@@ -251,6 +254,8 @@ pub struct WorkerBrain {
     memory_limit: Option<u64>,
     /// The worker's own processes below it (its init and bot, in their PID namespace).
     descendants: Vec<i32>,
+    /// Keeps the bot from thinking between its turns (see [`IdleGuard`]).
+    guard: IdleGuard,
     /// Why the protocol broke, when the host stopped reading it (a line too long, not UTF-8).
     broken: Option<String>,
 }
@@ -324,6 +329,7 @@ impl WorkerBrain {
         let bot_pid = brain.bot_pid();
         let _ = brain.probe.set(ProcessProbe::new(bot_pid));
         let worker = i32::try_from(brain.child.id()).unwrap_or(0);
+        brain.guard = IdleGuard::new(worker, Some(bot_pid));
         brain.descendants = std::iter::successors(child_of(worker), |&pid| child_of(pid))
             .take(2)
             .collect();
@@ -355,7 +361,8 @@ impl WorkerBrain {
         if !self.is_reusable() {
             return Err(format!("the worker of {} is gone", self.name));
         }
-        self.freeze(libc::SIGCONT);
+        // What it used between games is no move's.
+        self.guard.wake();
         // What the last game's memory said is no reason for this game's end.
         self.peak_memory = 0;
         self.out_of_memory.store(false, Ordering::Relaxed);
@@ -398,12 +405,12 @@ impl WorkerBrain {
         });
         match self.receive_until(deadline) {
             Some(FromWorker::Ready) => {
-                // Until its first turn, it waits stopped.
-                self.freeze(libc::SIGSTOP);
+                // Until its first turn, it waits.
+                self.guard.rest();
                 Ok(())
             }
             Some(FromWorker::Refused { reason }) => {
-                self.freeze(libc::SIGSTOP);
+                self.guard.rest();
                 Err(NewPlayerError::Refused(reason))
             }
             Some(other) => {
@@ -462,7 +469,8 @@ impl WorkerBrain {
                 options.program.display()
             ))
         })?;
-        if let Ok(pid) = i32::try_from(child.id()) {
+        let child_id = child.id();
+        if let Ok(pid) = i32::try_from(child_id) {
             register(pid);
         }
         let (Some(stdin), Some(stdout), Some(stderr)) =
@@ -475,9 +483,11 @@ impl WorkerBrain {
         let probe: Arc<OnceLock<ProcessProbe>> = Arc::new(OnceLock::new());
         let out_of_memory = Arc::new(AtomicBool::new(false));
         let reader_probe = Arc::clone(&probe);
+        let timed = Arc::new(AtomicBool::new(true));
+        let reader_timed = Arc::clone(&timed);
         let reader_oom = Arc::clone(&out_of_memory);
         let stderr_label = label.clone();
-        thread::spawn(move || read_worker(stdout, &label, &sender, &reader_probe));
+        thread::spawn(move || read_worker(stdout, &label, &sender, (&reader_probe, &reader_timed)));
         thread::spawn(move || {
             read_stderr(stderr, &format!("{stderr_label} stderr"), &reader_oom, None)
         });
@@ -490,11 +500,14 @@ impl WorkerBrain {
             messages,
             status: None,
             probe,
+            timed,
             out_of_memory,
             peak_memory: 0,
             memory_limit: options.memory,
             descendants: Vec::new(),
             broken: None,
+            // Stopped between its turns until its bot's process is known.
+            guard: IdleGuard::new(i32::try_from(child_id).unwrap_or(0), None),
         };
         let deadline = Instant::now() + options.startup_timeout;
         let said = match brain.receive_until(deadline) {
@@ -575,24 +588,11 @@ impl WorkerBrain {
     }
 
     /// Kills the worker's whole process group and reaps the worker.
-    /// Stops (`SIGSTOP`) or continues (`SIGCONT`) the worker's whole process group: a bot thinks
-    /// only on its own turn, so that it can neither ponder on the opponent's time nor take its
-    /// cores.
-    fn freeze(&mut self, signal: libc::c_int) {
-        if self.status.is_some() {
-            return;
-        }
-        if let Ok(pid) = i32::try_from(self.child.id()) {
-            // SAFETY: signalling the process group this worker leads (its pgid is its pid); it
-            // is not reaped before `kill`, so the id is still its own.
-            unsafe { libc::kill(-pid, signal) };
-        }
-    }
-
     fn kill(&mut self) {
         if self.status.is_some() {
             return;
         }
+        self.guard.gone();
         if let Ok(pid) = i32::try_from(self.child.id()) {
             // SAFETY: signalling the process group this worker leads (its pgid is its pid).
             unsafe { libc::kill(-pid, libc::SIGKILL) };
@@ -704,16 +704,19 @@ impl<G: Game> Brain<G> for WorkerBrain {
             }
         }
         // Continued before the request is written: a stopped worker reads nothing, and a long
-        // game's request may not fit in the pipe.
-        self.freeze(libc::SIGCONT);
+        // game's request may not fit in the pipe. What it used while idle is this move's.
+        let pondered = self.guard.wake();
         self.send(&ToWorker::Go {
             start: request.start_text.clone(),
             moves: request.moves_text(),
             clocks: request.clocks.into(),
         });
         // The move's clock: from the moment the request is in the bot's pipe, in fair time.
+        // Untimed, nothing is charged: the clock reads no counter.
+        let timed = request.clocks.own_ms.is_some() || request.clocks.movetime_ms.is_some();
+        self.timed.store(timed, Ordering::Relaxed);
         let probe_cell = Arc::clone(&self.probe);
-        let clock = ProcessClock::start(probe_cell.get());
+        let clock = ProcessClock::start(probe_cell.get().filter(|_| timed));
         control.charge(Duration::ZERO);
         let mut watch = TurnWatch::new(request.clocks);
         let mut memory_sampled = Instant::now();
@@ -722,13 +725,13 @@ impl<G: Game> Brain<G> for WorkerBrain {
             match self.messages.recv_timeout(Duration::from_millis(5)) {
                 Ok(Event::Message(FromWorker::Info { info }, _)) => control.report(info.into()),
                 Ok(Event::Message(FromWorker::Move { text }, stamp)) => {
-                    control.charge(clock.charge(stamp));
-                    self.freeze(libc::SIGSTOP);
+                    control.charge(clock.charge(stamp) + pondered);
+                    self.guard.rest();
                     return Ok(text);
                 }
                 Ok(Event::Message(FromWorker::Failure { panicked, message }, stamp)) => {
-                    control.charge(clock.charge(stamp));
-                    self.freeze(libc::SIGSTOP);
+                    control.charge(clock.charge(stamp) + pondered);
+                    self.guard.rest();
                     return Err(if panicked {
                         SeatFailure::Panic(message)
                     } else {
@@ -774,7 +777,7 @@ fn read_worker(
     stdout: impl Read,
     label: &str,
     sender: &mpsc::Sender<Event>,
-    probe: &OnceLock<ProcessProbe>,
+    (probe, timed): (&OnceLock<ProcessProbe>, &AtomicBool),
 ) {
     let mut reader = BufReader::new(stdout);
     let mut line = Vec::new();
@@ -782,7 +785,13 @@ fn read_worker(
     loop {
         line.clear();
         let read = read_line_capped(&mut reader, &mut line, MAX_LINE);
-        let stamp = arrival.stamp(probe.get());
+        // Untimed, no counter is read: nobody charges the move's time.
+        let measured = timed.load(Ordering::Relaxed);
+        let stamp = if measured {
+            arrival.stamp(probe.get())
+        } else {
+            arrival.unmeasured()
+        };
         match read {
             Ok(CappedLine::Whole) => {}
             Ok(CappedLine::End) | Err(_) => return,
@@ -816,7 +825,9 @@ fn read_worker(
             }
             Err(_) => log::warn!("worker for {label} sent a bad line: {:?}", clip(text, 200)),
         }
-        arrival.rearm();
+        if measured {
+            arrival.rearm();
+        }
     }
 }
 
