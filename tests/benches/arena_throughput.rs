@@ -47,8 +47,9 @@ use tavola_tests::artifacts;
 /// thousands, so the run's own start (threads, names, schedule) is a small share of each game.
 const GAMES: u32 = 100;
 
-/// Games per measured iteration with workers, which are that much slower.
-const ISOLATED_GAMES: u32 = 10;
+/// Games per measured iteration with workers: as many, so that starting the two workers (some
+/// 40 ms, once a run, as in a real match of thousands of games) is a small share of the games.
+const ISOLATED_GAMES: u32 = 100;
 
 fn config(isolation: Option<WorkerOptions>, games: u32) -> ArenaConfig {
     let random: SeatSpec = artifacts()

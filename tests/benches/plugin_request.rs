@@ -2,9 +2,11 @@
 //!
 //! A recorded random game of Ataxx is replayed request by request (every ply, both colours), in
 //! several ways: the host's own random player called directly (no ABI); the random *plugin* called
-//! through the ABI (text in, the plugin's position cache, text out); the same plugin in a worker
-//! process (JSON lines over pipes; the worker's start is timed on its own, in
-//! `worker/spawn_and_new_player`); and the in-process plugin behind a seat (its own thread, as the
+//! through the ABI (text in, the plugin's position cache, text out), and by move codes
+//! (`abi_typed`); the same plugin in a worker process, asked in notation (JSON lines over pipes)
+//! and as the arena asks it (`worker_typed`: by codes, through the page both map, after the
+//! game's first request); the worker's start is timed on its own, in
+//! `worker/spawn_and_new_player`; and the in-process plugin behind a seat (its own thread, as the
 //! referee uses it). Throughput is in requests, so criterion reports requests per second; the
 //! differences between the lines are the prices of the boundaries.
 //!
@@ -145,6 +147,25 @@ fn plugin_request(c: &mut Criterion) {
                         &mut players[position.side_to_move().index()];
                     black_box(brain.choose(&request(&start, moves, position, history), &control))
                         .ok();
+                }
+                players
+            },
+            BatchSize::PerIteration,
+        );
+    });
+
+    // As the arena asks a worker: by move codes, through the shared page after the game's
+    // first request.
+    group.bench_function("worker_typed", |b| {
+        b.iter_batched(
+            || [worker(Color::White), worker(Color::Black)],
+            |mut players| {
+                let history = History::fresh();
+                for (moves, position) in &game {
+                    let brain: &mut dyn Brain<Ataxx> =
+                        &mut players[position.side_to_move().index()];
+                    let asked = request(&start, moves, position, history);
+                    black_box(brain.choose_typed(&asked, &control)).ok();
                 }
                 players
             },

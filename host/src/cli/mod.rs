@@ -185,6 +185,9 @@ pub(crate) enum Command {
         /// Sandbox layers to leave out, comma-separated (the host's TAVOLA_SANDBOX_WITHOUT).
         #[arg(long, default_value = "")]
         sandbox_without: String,
+        /// The descriptor of the host's page for the fast path, if it gives one.
+        #[arg(long)]
+        page: Option<i32>,
     },
 }
 
@@ -373,11 +376,13 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             scratch,
             log_level,
             sandbox_without,
+            page,
         }) => std::process::exit(worker::serve::serve(
             &library,
             scratch.as_deref(),
             log_level,
             &sandbox_without,
+            page,
         )),
     }
 }

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use abi_stable::abi_stability::abi_checking::check_layout_compatibility;
 use abi_stable::library::{lib_header_from_path, LibHeader, LibraryError, RawLibrary, RootModule};
@@ -98,9 +98,12 @@ pub enum LoadError {
 }
 
 /// A loaded bot library. Libraries are never unloaded; loading the same path twice shares one
-/// library (and its statics) between both players.
+/// library (and its statics) between both players. Cloned cheaply (a match takes it from the
+/// loaded ones for every game).
 #[derive(Clone)]
-pub struct Library {
+pub struct Library(Arc<Loaded>);
+
+struct Loaded {
     path: PathBuf,
     module: BotModuleRef,
     /// The typed path's module, when the library has one (built with an SDK that has it).
@@ -111,8 +114,8 @@ pub struct Library {
 impl fmt::Debug for Library {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Library")
-            .field("path", &self.path)
-            .field("info", &self.info)
+            .field("path", &self.0.path)
+            .field("info", &self.0.info)
             .finish_non_exhaustive()
     }
 }
@@ -158,27 +161,27 @@ impl Library {
         });
         let info = (module.info())();
         let typed = typed_module(&path);
-        Ok(Library {
+        Ok(Library(Arc::new(Loaded {
             path,
             module,
             typed,
             info,
-        })
+        })))
     }
 
     /// The library's canonical path.
     pub fn path(&self) -> &Path {
-        &self.path
+        &self.0.path
     }
 
     /// What the bot says about itself.
     pub fn info(&self) -> &BotInfo {
-        &self.info
+        &self.0.info
     }
 
     /// Whether the library's players take moves as codes ([`tavola_sdk::abi::TypedModule`]).
     pub fn is_typed(&self) -> bool {
-        self.typed.is_some()
+        self.0.typed.is_some()
     }
 
     /// Creates a player for one game and colour: a typed one when the library has the typed path.
@@ -203,15 +206,15 @@ impl Library {
                 .map(|(k, v)| Tuple2(k.as_str().into(), v.as_str().into()))
                 .collect(),
         };
-        let made = match self.typed {
+        let made = match self.0.typed {
             Some(typed) => (typed.new_player())(request).map(PluginPlayer::Typed),
-            None => (self.module.new_player())(request).map(PluginPlayer::Text),
+            None => (self.0.module.new_player())(request).map(PluginPlayer::Text),
         };
         match made {
             RResult::ROk(player) => Ok(player),
             RResult::RErr(reason) => Err(LoadError::Refused {
-                name: self.info.name.to_string(),
-                path: self.path.clone(),
+                name: self.0.info.name.to_string(),
+                path: self.0.path.clone(),
                 game: game.to_owned(),
                 reason: reason.into(),
             }),

@@ -395,6 +395,17 @@ pub struct Arrival {
     pub sample: Option<ProcessSample>,
 }
 
+impl Arrival {
+    /// Now, measured by nothing else (an untimed move's answer).
+    #[must_use]
+    pub fn now() -> Arrival {
+        Arrival {
+            at: Instant::now(),
+            sample: None,
+        }
+    }
+}
+
 /// Stamps the messages a reader thread reads with their [`Arrival`]. Made and used on that
 /// thread.
 #[derive(Debug)]

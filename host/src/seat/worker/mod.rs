@@ -2,12 +2,16 @@
 //! goes on, the game ends with the true reason, and no process is left behind.
 //!
 //! The host starts `tavola worker LIB` (a hidden subcommand) in a process group of its own, with
-//! resource limits, and talks to it over the line protocol of [`protocol`]. A watchdog kills the
-//! group when the bot's clock runs out (plus a margin) or it ignores a stop; the group is killed
-//! too when the seat is dropped, and the kernel kills the worker if the host dies.
+//! resource limits, and talks to it over the line protocol of [`protocol`]; a bot that takes
+//! moves as codes is asked, after each game's first request, through a page both map ([`page`]):
+//! the moves since its last request in, a move's code out, each side waiting on a futex. A
+//! watchdog kills the group when the bot's clock runs out (plus a margin) or it ignores a stop;
+//! the group is killed too when the seat is dropped, and the kernel kills the worker if the host
+//! dies. Between its turns the bot must use no CPU ([`super::idle`]).
 
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
+use std::os::fd::AsRawFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -17,15 +21,17 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use tavola_sdk::{Color, Game};
+use tavola_sdk::{Color, Game, MoveCode};
 
 use super::idle::IdleGuard;
 use super::outside::{TurnWatch, Verdict};
 use super::plugin::{Library, LoadError};
 use super::stopwatch::{Arrival, ArrivalStamp, ProcessClock, ProcessProbe};
-use super::{Answer, Brain, Control, Request, SeatFailure};
+use super::{Answer, Brain, Choice, Control, History, Request, SeatFailure, TypedAnswer};
+use page::{Mapped, PageAnswer};
 use protocol::{encode, FromWorker, ToWorker, PROTOCOL_VERSION};
 
+pub mod page;
 pub mod protocol;
 #[cfg(target_os = "linux")]
 pub mod sandbox;
@@ -256,6 +262,21 @@ pub struct WorkerBrain {
     descendants: Vec<i32>,
     /// Keeps the bot from thinking between its turns (see [`IdleGuard`]).
     guard: IdleGuard,
+    /// The page of the fast path ([`page`]), if one could be made.
+    page: Option<Mapped>,
+    /// Whether the bot takes moves as codes, through the page.
+    typed: bool,
+    /// The history and number of moves the worker has of the current game (its last typed
+    /// request's): a request extending them goes through the page with the new moves alone.
+    sent: Option<(History, usize)>,
+    /// The number of the last request posted on the page.
+    posted: u32,
+    /// The codes of a page request, reused.
+    codes: Vec<u64>,
+    /// Whether the host looks for a page's answer for a moment before it sleeps: not when the
+    /// thread that asks shares its one CPU with the worker (`--affinity`), where it would only
+    /// keep the worker from running.
+    spin: bool,
     /// Why the protocol broke, when the host stopped reading it (a line too long, not UTF-8).
     broken: Option<String>,
 }
@@ -389,6 +410,8 @@ impl WorkerBrain {
         bot_options: &[(String, String)],
         deadline: Instant,
     ) -> Result<(), NewPlayerError> {
+        // A new player knows no game yet.
+        self.sent = None;
         // What the last game left unread (a late report, say) is no answer to this.
         while let Ok(event) = self.messages.try_recv() {
             if let Event::Broken(why) = event {
@@ -463,12 +486,32 @@ impl WorkerBrain {
         unsafe {
             command.pre_exec(move || confine(host, limits));
         }
+        // The fast path's page, given to the worker as descriptor PAGE_FD (without it the worker
+        // is asked over the line protocol alone).
+        let page = match Mapped::create() {
+            Ok((mapped, fd)) => {
+                let raw = fd.as_raw_fd();
+                command.arg("--page").arg(PAGE_FD.to_string());
+                // SAFETY: async-signal-safe calls on a descriptor this process owns until after
+                // the spawn (`fd` lives to the end of this function).
+                unsafe {
+                    command.pre_exec(move || give_descriptor(raw, PAGE_FD));
+                }
+                Some((mapped, fd))
+            }
+            Err(e) => {
+                log::warn!("no page for the worker's fast path ({e}): it is asked over pipes");
+                None
+            }
+        };
         let mut child = spawn_lasting(command).map_err(|e| {
             failed(format!(
                 "cannot start the worker {}: {e}",
                 options.program.display()
             ))
         })?;
+        // The worker has its copy of the descriptor; the host keeps the mapping alone.
+        let page = page.map(|(mapped, _fd)| mapped);
         let child_id = child.id();
         if let Ok(pid) = i32::try_from(child_id) {
             register(pid);
@@ -508,6 +551,12 @@ impl WorkerBrain {
             broken: None,
             // Stopped between its turns until its bot's process is known.
             guard: IdleGuard::new(i32::try_from(child_id).unwrap_or(0), None),
+            page,
+            typed: false,
+            sent: None,
+            posted: 0,
+            codes: Vec::with_capacity(page::CODES),
+            spin: super::affinity::Mask::of_this_thread().is_none_or(|mask| mask.cpus().len() > 1),
         };
         let deadline = Instant::now() + options.startup_timeout;
         let said = match brain.receive_until(deadline) {
@@ -519,15 +568,20 @@ impl WorkerBrain {
                 description,
                 games,
                 sdk_version,
-            }) if protocol == PROTOCOL_VERSION => BotDescription {
-                name,
-                version,
-                author,
-                description,
-                games,
-                sdk_version,
-                path,
-            },
+                typed,
+            }) if protocol == PROTOCOL_VERSION => {
+                // By codes, through the page, only with a page both sides have.
+                brain.typed = typed && brain.page.is_some();
+                BotDescription {
+                    name,
+                    version,
+                    author,
+                    description,
+                    games,
+                    sdk_version,
+                    path,
+                }
+            }
             Some(FromWorker::Hello { protocol, .. }) => {
                 return Err(failed(format!(
                     "the worker speaks protocol {protocol}, this host {PROTOCOL_VERSION}"
@@ -684,8 +738,38 @@ impl WorkerBrain {
     }
 }
 
-impl<G: Game> Brain<G> for WorkerBrain {
-    fn choose(&mut self, request: &Request<G>, control: &Control) -> Answer {
+/// How a request goes to a worker, and how its answer comes back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Route {
+    /// In notation, over the line protocol; the answer in notation.
+    Text,
+    /// By codes, over the line protocol (a typed bot's first request of a game); the answer a
+    /// code.
+    Codes,
+    /// By codes, through the page: the moves since its last request; the answer a code.
+    Page,
+}
+
+/// A worker's answer, as the referee reads it.
+enum Reply {
+    Text(String),
+    Code(u64),
+}
+
+/// How long the host waits for an answer before it looks at the clock.
+const LOOK: Duration = Duration::from_millis(5);
+
+/// How long the host looks for a page's answer before it sleeps on it.
+const SPIN: Duration = Duration::from_micros(50);
+
+impl WorkerBrain {
+    /// Asks the worker for a move by `route` and waits for the answer, within the clock.
+    fn ask<G: Game>(
+        &mut self,
+        request: &Request<G>,
+        control: &Control,
+        route: Route,
+    ) -> Result<Reply, SeatFailure> {
         if self.status.is_some() {
             return Err(self.crashed());
         }
@@ -706,30 +790,77 @@ impl<G: Game> Brain<G> for WorkerBrain {
         // Continued before the request is written: a stopped worker reads nothing, and a long
         // game's request may not fit in the pipe. What it used while idle is this move's.
         let pondered = self.guard.wake();
-        self.send(&ToWorker::Go {
-            start: request.start_text.clone(),
-            moves: request.moves_text(),
-            clocks: request.clocks.into(),
-        });
-        // The move's clock: from the moment the request is in the bot's pipe, in fair time.
-        // Untimed, nothing is charged: the clock reads no counter.
+        // Untimed, nothing is charged: the clocks read no counter.
         let timed = request.clocks.own_ms.is_some() || request.clocks.movetime_ms.is_some();
         self.timed.store(timed, Ordering::Relaxed);
+        let number = self.post(request, route);
+        // The move's clock: from the moment the request is the bot's to read, in fair time.
         let probe_cell = Arc::clone(&self.probe);
-        let clock = ProcessClock::start(probe_cell.get().filter(|_| timed));
+        let probe = probe_cell.get().filter(|_| timed);
+        let clock = ProcessClock::start(probe);
+        // A page's answer is seen by this thread: its own wait for a core is not the bot's.
+        let own = (timed && route == Route::Page).then(ArrivalStamp::new);
         control.charge(Duration::ZERO);
         let mut watch = TurnWatch::new(request.clocks);
         let mut memory_sampled = Instant::now();
+        if let (Route::Page, Some(page), true) = (route, &self.page, self.spin) {
+            // A fast bot's answer is there within microseconds: looked for before this thread
+            // sleeps, which spares waking it on another CPU (dear in a virtual machine).
+            let until = Instant::now() + SPIN;
+            while page.page().answer.number.load(Ordering::Acquire) != number
+                && Instant::now() < until
+            {
+                std::hint::spin_loop();
+            }
+        }
         loop {
-            // The answer first: most come before the first look at the clock.
-            match self.messages.recv_timeout(Duration::from_millis(5)) {
-                Ok(Event::Message(FromWorker::Info { info }, _)) => control.report(info.into()),
-                Ok(Event::Message(FromWorker::Move { text }, stamp)) => {
+            if let (Route::Page, Some(page)) = (route, &self.page) {
+                let seen = page.page().answer.number.load(Ordering::Acquire);
+                if let Some(answer) = page.page().read_answer(number) {
+                    let stamp = own
+                        .as_ref()
+                        .map_or_else(Arrival::now, |own| own.stamp(probe));
                     control.charge(clock.charge(stamp) + pondered);
                     self.guard.rest();
-                    return Ok(text);
+                    return match answer {
+                        PageAnswer::Move(code) => Ok(Reply::Code(code)),
+                        PageAnswer::Failure {
+                            panicked: true,
+                            message,
+                        } => Err(SeatFailure::Panic(message)),
+                        PageAnswer::Failure { message, .. } => Err(SeatFailure::Error(message)),
+                        PageAnswer::Unknown(kind) => {
+                            self.kill();
+                            Err(SeatFailure::Crash(format!(
+                                "the worker broke the protocol: an answer of kind {kind}"
+                            )))
+                        }
+                    };
                 }
-                Ok(Event::Message(FromWorker::Failure { panicked, message }, stamp)) => {
+                page::wait(&page.page().answer.number, seen, Some(LOOK));
+            }
+            // Through the page the answer is not on the pipe: only reports and the worker's end.
+            let timeout = if route == Route::Page {
+                Duration::ZERO
+            } else {
+                LOOK
+            };
+            // The answer first: most come before the first look at the clock.
+            match self.messages.recv_timeout(timeout) {
+                Ok(Event::Message(FromWorker::Info { info }, _)) => control.report(info.into()),
+                Ok(Event::Message(FromWorker::Move { text }, stamp)) if route == Route::Text => {
+                    control.charge(clock.charge(stamp) + pondered);
+                    self.guard.rest();
+                    return Ok(Reply::Text(text));
+                }
+                Ok(Event::Message(FromWorker::Code { code }, stamp)) if route == Route::Codes => {
+                    control.charge(clock.charge(stamp) + pondered);
+                    self.guard.rest();
+                    return Ok(Reply::Code(code));
+                }
+                Ok(Event::Message(FromWorker::Failure { panicked, message }, stamp))
+                    if route != Route::Page =>
+                {
                     control.charge(clock.charge(stamp) + pondered);
                     self.guard.rest();
                     return Err(if panicked {
@@ -754,7 +885,12 @@ impl<G: Game> Brain<G> for WorkerBrain {
             }
             match watch.look(&clock, control) {
                 Verdict::Think => {}
-                Verdict::Stop => self.send(&ToWorker::Stop),
+                Verdict::Stop => {
+                    if let Some(page) = &self.page {
+                        page.page().request.stop.store(true, Ordering::Relaxed);
+                    }
+                    self.send(&ToWorker::Stop);
+                }
                 Verdict::Kill => {
                     self.kill();
                     return Err(SeatFailure::Crash(
@@ -766,6 +902,81 @@ impl<G: Game> Brain<G> for WorkerBrain {
                 self.sample_memory();
                 memory_sampled = Instant::now();
             }
+        }
+    }
+
+    /// Sends `request` by `route`; returns its number on the page (0 off it).
+    fn post<G: Game>(&mut self, request: &Request<G>, route: Route) -> u32 {
+        let clocks = request.clocks;
+        match (route, &self.page) {
+            (Route::Page, Some(page)) => {
+                let known = self.sent.map_or(0, |(_, known)| known);
+                self.codes.clear();
+                let new = request.moves.get(known..).unwrap_or_default();
+                self.codes.extend(new.iter().map(|mv| mv.code()));
+                self.posted = self.posted.wrapping_add(1).max(1);
+                let game = (request.history.get(), request.moves.len(), &self.codes[..]);
+                page.page().post(self.posted, game, clocks);
+                self.posted
+            }
+            _ => {
+                let codes = (route != Route::Text)
+                    .then(|| request.moves.iter().map(|mv| mv.code()).collect());
+                self.send(&ToWorker::Go {
+                    start: request.start_text.clone(),
+                    moves: request.moves_text(),
+                    clocks: clocks.into(),
+                    history: request.history.get(),
+                    codes,
+                });
+                0
+            }
+        }
+    }
+
+    /// The route of a typed request: through the page when it extends the worker's last.
+    fn route<G: Game>(&self, request: &Request<G>) -> Route {
+        match self.sent {
+            Some((history, known))
+                if self.page.is_some()
+                    && history == request.history
+                    && known <= request.moves.len()
+                    && request.moves.len() - known <= page::CODES =>
+            {
+                Route::Page
+            }
+            _ => Route::Codes,
+        }
+    }
+}
+
+impl<G: Game> Brain<G> for WorkerBrain {
+    fn choose(&mut self, request: &Request<G>, control: &Control) -> Answer {
+        match self.ask(request, control, Route::Text)? {
+            Reply::Text(text) => Ok(text),
+            Reply::Code(code) => Err(SeatFailure::Crash(format!(
+                "the worker broke the protocol: the code {code:#x} for a move asked in notation"
+            ))),
+        }
+    }
+
+    /// By codes, through the page when the request extends the last, for a bot that takes
+    /// codes; in notation otherwise.
+    fn choose_typed(&mut self, request: &Request<G>, control: &Control) -> TypedAnswer<G::Move> {
+        if !self.typed {
+            return self.choose(request, control).map(Choice::Text);
+        }
+        let route = self.route(request);
+        let reply = self.ask(request, control, route);
+        // The worker has the request's moves once it answered (a failure included).
+        if !matches!(reply, Err(SeatFailure::Crash(_))) {
+            self.sent = Some((request.history, request.moves.len()));
+        }
+        match reply? {
+            Reply::Code(code) => {
+                Ok(G::Move::from_code(code).map_or(Choice::BadCode(code), Choice::Move))
+            }
+            Reply::Text(text) => Ok(Choice::Text(text)),
         }
     }
 }
@@ -1065,6 +1276,25 @@ pub fn describe_exit(status: ExitStatus) -> String {
             None => "exited".to_owned(),
         }
     }
+}
+
+/// The descriptor number a worker finds its page at.
+const PAGE_FD: i32 = 3;
+
+/// Makes `fd` the child's descriptor `target`, kept across exec (between fork and exec).
+fn give_descriptor(fd: i32, target: i32) -> std::io::Result<()> {
+    // SAFETY: async-signal-safe descriptor calls on this process's own descriptors.
+    unsafe {
+        if fd == target {
+            // dup2 onto itself would keep close-on-exec.
+            if libc::fcntl(fd, libc::F_SETFD, 0) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        } else if libc::dup2(fd, target) < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
 }
 
 /// Runs in the worker between fork and exec: its own process group, death with the host, limits.

@@ -13,6 +13,11 @@
 //!
 //! `stop` may come at any time while the bot thinks. Whatever the plugin prints arrives as
 //! `output` lines, never mixed into the protocol.
+//!
+//! A worker whose bot takes moves as codes says `"typed":true` in its hello; the host then sends
+//! each game's first request with the moves' codes and the game's number (`"history"`), answered
+//! by `{"type":"code","code":29}`, and the later requests of the game through the page of
+//! [`super::page`].
 
 use serde::{Deserialize, Serialize};
 use tavola_sdk::abi::Clocks;
@@ -81,6 +86,13 @@ pub enum ToWorker {
         moves: String,
         /// The clocks.
         clocks: WireClocks,
+        /// The game the moves are of, as the host numbers it (0: none); a typed request's later
+        /// moves come through the worker's page with this number.
+        #[serde(default)]
+        history: u64,
+        /// The same moves as codes, for a bot that takes them (then it answers `code`).
+        #[serde(default)]
+        codes: Option<Vec<u64>>,
     },
     /// Answer now.
     Stop,
@@ -110,6 +122,10 @@ pub enum FromWorker {
         /// The version of `tavola-sdk` the bot was built against (absent from older workers).
         #[serde(default)]
         sdk_version: String,
+        /// Whether its players take moves as codes (the library has the typed module) and the
+        /// worker has the host's page: then the host may ask by codes, and through the page.
+        #[serde(default)]
+        typed: bool,
     },
     /// The library could not be loaded (the one-line message).
     LoadError {
@@ -133,6 +149,11 @@ pub enum FromWorker {
     Move {
         /// The move in notation.
         text: String,
+    },
+    /// The answer to a request by codes: the move's code.
+    Code {
+        /// The code.
+        code: u64,
     },
     /// No answer: an error or a caught panic.
     Failure {
@@ -233,6 +254,7 @@ mod tests {
                 },
             },
             FromWorker::Move { text: "b6".into() },
+            FromWorker::Code { code: 0x1d },
         ];
         for message in messages {
             let line = encode(&message);
@@ -243,8 +265,16 @@ mod tests {
             start: "x5o/7/7/7/7/7/o5x x 0 1".into(),
             moves: "b6".into(),
             clocks: WireClocks::default(),
+            history: 7,
+            codes: Some(vec![0x1d]),
         };
         assert_eq!(serde_json::from_str::<ToWorker>(&encode(&go)).unwrap(), go);
+        // A request without the newer fields is one in notation.
+        let old = r#"{"type":"go","start":"x5o/7/7/7/7/7/o5x x 0 1","moves":"","clocks":{"own_ms":null,"opponent_ms":null,"increment_ms":0,"movetime_ms":null}}"#;
+        let Ok(ToWorker::Go { history, codes, .. }) = serde_json::from_str::<ToWorker>(old) else {
+            panic!("not a go: {old}");
+        };
+        assert_eq!((history, codes), (0, None));
         assert_eq!(encode(&ToWorker::Stop), r#"{"type":"stop"}"#);
     }
 
@@ -272,6 +302,7 @@ mod tests {
             games: vec!["ataxx".into()],
             description: "takes the most pieces".into(),
             sdk_version: "0.1.0".into(),
+            typed: true,
         };
         assert_eq!(
             serde_json::from_str::<FromWorker>(&encode(&new)).unwrap(),

@@ -3,7 +3,7 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::os::fd::FromRawFd;
+use std::os::fd::{FromRawFd, RawFd};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -12,6 +12,7 @@ use std::thread;
 
 use tavola_sdk::Color;
 
+use super::page::{Mapped, Page};
 use super::protocol::{encode, FromWorker, ToWorker, PROTOCOL_VERSION};
 use crate::seat::plugin::{Library, PluginBrain};
 use crate::seat::SeatFailure;
@@ -36,9 +37,16 @@ impl Channel {
 
 /// Runs the worker until the host says `quit` or closes its end. Returns the process exit code.
 ///
-/// `without` names sandbox layers to leave out (see [`super::sandbox::Layers::without`]).
+/// `without` names sandbox layers to leave out (see [`super::sandbox::Layers::without`]); `page`
+/// is the descriptor of the host's page for the fast path ([`super::page`]), if it gave one.
 #[cfg_attr(not(target_os = "linux"), allow(unused_variables))]
-pub fn serve(library: &Path, scratch: Option<&Path>, log_level: u8, without: &str) -> i32 {
+pub fn serve(
+    library: &Path,
+    scratch: Option<&Path>,
+    log_level: u8,
+    without: &str,
+    page: Option<RawFd>,
+) -> i32 {
     // Found before the working folder changes (the host passes it whole already).
     let library = &library
         .canonicalize()
@@ -67,6 +75,20 @@ pub fn serve(library: &Path, scratch: Option<&Path>, log_level: u8, without: &st
     }
     #[cfg(target_os = "linux")]
     layers.log();
+    // Mapped, and its descriptor closed, before any of the library's code runs.
+    let page: Option<&'static Page> = page.and_then(|fd| {
+        let mapped = Mapped::open(fd);
+        // SAFETY: the descriptor was given to this process for the page alone; the mapping
+        // outlives it.
+        unsafe { libc::close(fd) };
+        match mapped {
+            Ok(mapped) => Some(Box::leak(Box::new(mapped)).page()),
+            Err(e) => {
+                log::warn!("worker: no fast path: {e}");
+                None
+            }
+        }
+    });
     let library = match Library::load(library) {
         Ok(library) => library,
         Err(e) => {
@@ -85,29 +107,33 @@ pub fn serve(library: &Path, scratch: Option<&Path>, log_level: u8, without: &st
         games: info.games.iter().map(ToString::to_string).collect(),
         description: info.description.to_string(),
         sdk_version: info.sdk_version.to_string(),
+        typed: library.is_typed() && page.is_some(),
     });
 
-    let stop = Arc::new(AtomicBool::new(false));
+    // The bot's stop flag: in the page, where the host sets it directly, or the reader's.
+    let stop: &'static AtomicBool = match page {
+        Some(page) => &page.request.stop,
+        None => Box::leak(Box::new(AtomicBool::new(false))),
+    };
     let (requests, incoming) = mpsc::channel();
-    let reader_stop = Arc::clone(&stop);
     // The host's messages are read on their own thread, so that `stop` arrives while the bot thinks.
     thread::spawn(move || {
         for line in io::stdin().lock().lines() {
             let Ok(line) = line else { break };
             match serde_json::from_str::<ToWorker>(&line) {
-                Ok(ToWorker::Stop) => reader_stop.store(true, Ordering::Relaxed),
-                // A new search starts unstopped; cleared here, in order with the messages, so
-                // that a `stop` right behind this `go` is never lost.
-                Ok(message @ ToWorker::Go { .. }) => {
-                    reader_stop.store(false, Ordering::Relaxed);
+                Ok(ToWorker::Stop) => stop.store(true, Ordering::Relaxed),
+                Ok(ToWorker::Quit) => break,
+                Ok(message) => {
+                    // A new search starts unstopped; cleared here, in order with the messages, so
+                    // that a `stop` right behind this `go` is never lost.
+                    if matches!(message, ToWorker::Go { .. }) {
+                        stop.store(false, Ordering::Relaxed);
+                    }
                     if requests.send(message).is_err() {
                         break;
                     }
-                }
-                Ok(ToWorker::Quit) => break,
-                Ok(message) => {
-                    if requests.send(message).is_err() {
-                        break;
+                    if let Some(page) = page {
+                        super::page::ring(page);
                     }
                 }
                 Err(e) => log::warn!("worker: ignoring a bad request {line:?}: {e}"),
@@ -117,8 +143,65 @@ pub fn serve(library: &Path, scratch: Option<&Path>, log_level: u8, without: &st
         std::process::exit(0);
     });
 
-    let mut player: Option<PluginBrain> = None;
-    while let Ok(message) = incoming.recv() {
+    let mut served = Served {
+        library: &library,
+        channel: &channel,
+        stop,
+        player: None,
+        known: Known::default(),
+    };
+    // The last fast request answered (the host numbers them from 1).
+    let mut answered = 0;
+    loop {
+        let Some(page) = page else {
+            match incoming.recv() {
+                Ok(message) => served.message(message),
+                Err(_) => break,
+            }
+            continue;
+        };
+        let rung = page.request.doorbell.load(Ordering::Acquire);
+        match incoming.try_recv() {
+            Ok(message) => {
+                served.message(message);
+                continue;
+            }
+            Err(mpsc::TryRecvError::Disconnected) => break,
+            Err(mpsc::TryRecvError::Empty) => {}
+        }
+        let number = page.request.number.load(Ordering::Acquire);
+        if number != answered {
+            answered = number;
+            served.fast(page, number);
+            continue;
+        }
+        // Nothing new since the doorbell was read: sleep until it rings (no CPU while idle).
+        super::page::wait(&page.request.doorbell, rung, None);
+    }
+    0
+}
+
+/// What the worker keeps of the game its player plays, for the requests of the page: its
+/// history, start position and moves' codes.
+#[derive(Debug, Default)]
+struct Known {
+    history: u64,
+    start: String,
+    codes: Vec<u64>,
+}
+
+/// The worker's state between requests.
+struct Served<'a> {
+    library: &'a Library,
+    channel: &'a Channel,
+    stop: &'static AtomicBool,
+    player: Option<PluginBrain>,
+    known: Known,
+}
+
+impl Served<'_> {
+    /// Serves one message of the line protocol.
+    fn message(&mut self, message: ToWorker) {
         match message {
             ToWorker::NewPlayer {
                 game,
@@ -132,12 +215,16 @@ pub fn serve(library: &Path, scratch: Option<&Path>, log_level: u8, without: &st
                 } else {
                     Color::Black
                 };
-                match library.new_player(&game, &variant, color, seed, &options) {
+                self.known = Known::default();
+                match self
+                    .library
+                    .new_player(&game, &variant, color, seed, &options)
+                {
                     Ok(created) => {
-                        player = Some(PluginBrain::new(created));
-                        channel.send(&FromWorker::Ready);
+                        self.player = Some(PluginBrain::new(created));
+                        self.channel.send(&FromWorker::Ready);
                     }
-                    Err(e) => channel.send(&FromWorker::Refused {
+                    Err(e) => self.channel.send(&FromWorker::Refused {
                         reason: e.to_string(),
                     }),
                 }
@@ -146,39 +233,109 @@ pub fn serve(library: &Path, scratch: Option<&Path>, log_level: u8, without: &st
                 start,
                 moves,
                 clocks,
+                history,
+                codes,
             } => {
-                let Some(player) = player.as_mut() else {
-                    channel.send(&FromWorker::Failure {
+                let stop = self.stop;
+                let report = self.reporter();
+                let Some(player) = self.player.as_mut() else {
+                    self.channel.send(&FromWorker::Failure {
                         panicked: false,
                         message: "asked for a move before new_player".to_owned(),
                     });
-                    continue;
+                    return;
                 };
-                let info_channel = channel.clone();
-                let report = move |info: tavola_sdk::SearchInfo| {
-                    info_channel.send(&FromWorker::Info { info: info.into() });
+                let answer = match codes {
+                    Some(codes) if player.takes_codes() => {
+                        let answer = player.ask_code(
+                            &start,
+                            (history, &codes),
+                            clocks.into(),
+                            stop,
+                            &report,
+                        );
+                        self.known = Known {
+                            history,
+                            start,
+                            codes,
+                        };
+                        answer.map(|code| FromWorker::Code { code })
+                    }
+                    _ => player
+                        .ask(&start, &moves, clocks.into(), stop, &report)
+                        .map(|text| FromWorker::Move { text }),
                 };
-                let answer = player.ask(&start, &moves, clocks.into(), &stop, &report);
-                channel.send(&match answer {
-                    Ok(text) => FromWorker::Move { text },
-                    Err(SeatFailure::Panic(message)) => FromWorker::Failure {
-                        panicked: true,
-                        message,
-                    },
-                    Err(SeatFailure::Error(message)) => FromWorker::Failure {
-                        panicked: false,
-                        message,
-                    },
-                    Err(failure) => FromWorker::Failure {
-                        panicked: false,
-                        message: failure.to_string(),
-                    },
-                });
+                self.channel.send(&answer.unwrap_or_else(failure));
             }
             ToWorker::Stop | ToWorker::Quit => {}
         }
     }
-    0
+
+    /// Serves request `number` of the page: the moves since the last request, by codes.
+    fn fast(&mut self, page: &Page, number: u32) {
+        let before = self.known.codes.len();
+        let (history, total, clocks) = page.read_request(&mut self.known.codes);
+        let report = self.reporter();
+        let Some(player) = self.player.as_mut().filter(|p| p.takes_codes()) else {
+            page.answer_failure(
+                number,
+                false,
+                "asked by codes before a typed player was made",
+            );
+            return;
+        };
+        if history != self.known.history || self.known.codes.len() != total {
+            self.known.codes.truncate(before);
+            page.answer_failure(
+                number,
+                false,
+                "the host's request does not follow its last one (a bug of the host)",
+            );
+            return;
+        }
+        let known = &self.known;
+        match player.ask_code(
+            &known.start,
+            (history, &known.codes),
+            clocks,
+            self.stop,
+            &report,
+        ) {
+            Ok(code) => page.answer_move(number, code),
+            Err(SeatFailure::Panic(message)) => page.answer_failure(number, true, &message),
+            Err(other) => page.answer_failure(number, false, &failure_text(other)),
+        }
+    }
+
+    /// Where the bot's search reports go: the line protocol.
+    fn reporter(&self) -> impl Fn(tavola_sdk::SearchInfo) + Sync + 'static {
+        let channel = self.channel.clone();
+        move |info: tavola_sdk::SearchInfo| {
+            channel.send(&FromWorker::Info { info: info.into() });
+        }
+    }
+}
+
+/// A failure's message, as the protocol words it.
+fn failure_text(failure: SeatFailure) -> String {
+    match failure {
+        SeatFailure::Panic(message) | SeatFailure::Error(message) => message,
+        other => other.to_string(),
+    }
+}
+
+/// A failure as a protocol message.
+fn failure(failure: SeatFailure) -> FromWorker {
+    match failure {
+        SeatFailure::Panic(message) => FromWorker::Failure {
+            panicked: true,
+            message,
+        },
+        other => FromWorker::Failure {
+            panicked: false,
+            message: failure_text(other),
+        },
+    }
 }
 
 /// Sends the worker's log records (the bot's among them) to the host, level and target kept.
