@@ -182,6 +182,49 @@ fn a_match_against_an_attacker_is_not_rigged() {
     assert!(leftovers.is_empty(), "processes left behind: {leftovers:?}");
 }
 
+/// The page a worker shares with the host for the fast path is the bot's to scribble on, but
+/// not to resize (the host would fault reading it) nor to find the descriptor of: a bot that
+/// writes a bogus answer there loses by it, with the reason, and the match goes on.
+#[test]
+fn a_bot_that_scribbles_on_its_page_loses_by_it_and_cannot_resize_it() {
+    let dir = TempDir::new("hostile-page");
+    let attacker = private_copy(&dir, "attacker_page");
+    let victim = private_copy(&dir, "victim_page");
+    let results = dir.path().join("results.jsonl");
+    let output = tavola_with_env(
+        [
+            "match",
+            "--game",
+            "ataxx",
+            &format!("{}:mode=page", attacker.display()),
+            &format!("{}:mode=legal", victim.display()),
+            "--games",
+            "2",
+            "--tc",
+            "0",
+            "--concurrency",
+            "1",
+            "--results",
+            results.to_str().expect("a UTF-8 path"),
+        ],
+        &[],
+    );
+    output.assert_code(0);
+    let lines = fs::read_to_string(&results).expect("the results file");
+    let games: Vec<&str> = lines.lines().skip(1).collect();
+    assert_eq!(games.len(), 2, "{lines}");
+    for game in &games {
+        assert!(game.contains(r#""termination":"crash""#), "{game}");
+        assert!(
+            game.contains("the worker broke the protocol: an answer of kind 77"),
+            "{game}"
+        );
+    }
+    let mut leftovers = processes_using(&attacker);
+    leftovers.extend(processes_using(&victim));
+    assert!(leftovers.is_empty(), "processes left behind: {leftovers:?}");
+}
+
 /// Each layer holds on its own where the README says it does: without the namespaces (no
 /// unprivileged user namespaces), Landlock's scoping still keeps every signal in; without
 /// Landlock (an old kernel), the PID namespace does.

@@ -461,6 +461,19 @@ mod tests {
     }
 
     #[test]
+    fn the_layout_is_what_the_hostile_test_bot_writes_to() {
+        // tests/fixtures/faulty-bot's `page` mode writes to these offsets, as an attacker would.
+        assert_eq!(
+            std::mem::offset_of!(Page, request) + std::mem::offset_of!(Request, number),
+            4
+        );
+        let answer = std::mem::offset_of!(Page, answer);
+        assert_eq!(answer + std::mem::offset_of!(Answer, number), 1088);
+        assert_eq!(answer + std::mem::offset_of!(Answer, kind), 1092);
+        assert!(SIZE >= std::mem::size_of::<Page>());
+    }
+
+    #[test]
     fn a_wait_ends_at_its_timeout_or_when_the_word_changes() {
         let word = AtomicU32::new(5);
         wait(&word, 5, Some(Duration::from_millis(1)));

@@ -51,6 +51,15 @@ pub fn serve(
     let library = &library
         .canonicalize()
         .unwrap_or_else(|_| library.to_owned());
+    // Mapped, and its descriptor closed, before the worker splits into its sandbox's processes
+    // (which inherit the mapping, not the descriptor) and before any of the library's code runs.
+    let page = page.map(|fd| {
+        let mapped = Mapped::open(fd);
+        // SAFETY: the descriptor was given to this process for the page alone; the mapping
+        // outlives it.
+        unsafe { libc::close(fd) };
+        mapped.map(|mapped| -> &'static Page { Box::leak(Box::new(mapped)).page() })
+    });
     // The sandbox first, while this process has one thread (namespaces and Landlock need it):
     // nothing of the plugin has run yet.
     #[cfg(target_os = "linux")]
@@ -75,20 +84,14 @@ pub fn serve(
     }
     #[cfg(target_os = "linux")]
     layers.log();
-    // Mapped, and its descriptor closed, before any of the library's code runs.
-    let page: Option<&'static Page> = page.and_then(|fd| {
-        let mapped = Mapped::open(fd);
-        // SAFETY: the descriptor was given to this process for the page alone; the mapping
-        // outlives it.
-        unsafe { libc::close(fd) };
-        match mapped {
-            Ok(mapped) => Some(Box::leak(Box::new(mapped)).page()),
-            Err(e) => {
-                log::warn!("worker: no fast path: {e}");
-                None
-            }
+    let page = match page {
+        Some(Ok(page)) => Some(page),
+        Some(Err(e)) => {
+            log::warn!("worker: no fast path: {e}");
+            None
         }
-    });
+        None => None,
+    };
     let library = match Library::load(library) {
         Ok(library) => library,
         Err(e) => {
