@@ -13,16 +13,19 @@
 //! The runs are small (10 samples) so that it finishes in a few minutes on two cores.
 //! `arena_built_in` is the built-in `random` player against itself: the arena without the ABI.
 //!
-//! On the two-core development machine (medians, games per second, one run, 2026-12-02): bare
-//! SDK 31 300, arena built-in 17 000 (0.54), in-process plugin 10 700 (0.34), isolated 46
-//! (1/690), isolated with `--affinity` 95 (1/330). In-process, each game is played on its pool
+//! On the two-core development machine (medians, games per second, one run, 2026-12-03): bare
+//! SDK 32 300, arena built-in 22 400 (0.69), in-process plugin 18 600 (0.58), isolated 287
+//! (1/113), isolated with `--affinity` 465 (1/70). In-process, each game is played on its pool
 //! thread with the players called right there (no thread hand-off a move; a timer thread keeps
-//! the time); what is left is the request's text, the ABI and the plugin's replay of the new
-//! moves, the referee's parse and checks, and the tally. Isolated, the workers are kept from game
-//! to game; a move still costs a round trip of some 200 µs (pipes, reader threads, the process
-//! group stopped and continued around each turn, the fair-time probes), half of it waking idle
-//! CPUs, which pinning the game to one CPU saves. Before this pool (a seat thread per player,
-//! fresh workers each game) the same machine gave 107 in-process and 13 isolated.
+//! the time), and a plugin is asked by move codes: only the moves since its last request, typed,
+//! replayed into its cached position without parsing or checking them again. Isolated, the
+//! workers are kept from game to game, and after a game's first request each move goes through
+//! a page both processes map, each side sleeping on a futex: two hand-offs between processes a
+//! move, some 9 µs on one CPU and 20 µs across two (waking a CPU is dear in a virtual machine),
+//! where a random move costs 0.2 µs. Before (2026-12-02: requests in notation, pipes and reader
+//! threads, every worker stopped and continued around each turn) the same machine gave 0.34
+//! in-process and 1/690 isolated; before the pool (a seat thread per player, fresh workers each
+//! game) 107 and 13 games/s.
 //!
 
 use std::hint::black_box;

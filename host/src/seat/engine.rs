@@ -21,7 +21,7 @@ use super::outside::{OutsideProcess, TurnWatch, Verdict};
 use super::plugin::LoadError;
 use super::stopwatch::{Arrival, ArrivalStamp, ProcessClock, ProcessProbe};
 use super::worker::WorkerOptions;
-use super::{Answer, Brain, Control, Request, SeatFailure};
+use super::{Answer, Brain, Control, MovesText, Request, SeatFailure};
 
 /// The protocol an outside engine speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,6 +61,8 @@ pub struct EngineBrain {
     lines: Receiver<Line>,
     /// The game's first player (`p1`, UAI's "black").
     first: Color,
+    /// The moves of its requests in notation, written a move at a time.
+    text: MovesText,
 }
 
 impl std::fmt::Debug for EngineBrain {
@@ -113,6 +115,7 @@ impl EngineBrain {
             stdin,
             lines,
             first,
+            text: MovesText::default(),
         };
         let deadline = Instant::now() + limits.startup_timeout;
         brain.send(protocol.name());
@@ -205,7 +208,7 @@ impl<G: Game> Brain<G> for EngineBrain {
             format!(
                 "position fen {} moves {}",
                 request.start_text,
-                request.moves_text()
+                self.text.of(request)
             )
         };
         // Lines it sent between turns (after its last bestmove) are not this move's; a broken

@@ -215,6 +215,35 @@ pub fn moves_text<G: Game>(moves: &[G::Move]) -> String {
     text
 }
 
+/// The moves of a brain's requests in notation, kept from one request of a history to the
+/// next: each move is written once a game, not once a request.
+#[derive(Debug, Default)]
+pub struct MovesText {
+    history: Option<History>,
+    count: usize,
+    text: String,
+}
+
+impl MovesText {
+    /// The moves of `request` in notation, separated by single spaces.
+    pub fn of<G: Game>(&mut self, request: &Request<G>) -> &str {
+        use std::fmt::Write as _;
+        if self.history != Some(request.history) || self.count > request.moves.len() {
+            self.history = Some(request.history);
+            self.count = 0;
+            self.text.clear();
+        }
+        for mv in &request.moves[self.count..] {
+            if !self.text.is_empty() {
+                self.text.push(' ');
+            }
+            let _ = write!(self.text, "{mv}");
+        }
+        self.count = request.moves.len();
+        &self.text
+    }
+}
+
 /// Names the move list of one game, as [`Request::history`] and the referee keep it: a number
 /// no other history of this process has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -856,6 +885,30 @@ mod tests {
             thread::sleep(Duration::from_millis(1));
         };
         assert_eq!(answer, Ok("b6 f6".to_owned()));
+    }
+
+    #[test]
+    fn the_moves_text_follows_its_history() {
+        use tavola_sdk::games::ataxx::Ataxx;
+        let position = Ataxx::start(None).unwrap();
+        let moves =
+            |text: &str| -> Vec<_> { text.split(' ').map(|m| m.parse().unwrap()).collect() };
+        let mut request = Request::<Ataxx>::new(
+            position.to_string(),
+            moves("b6 f6"),
+            position.clone(),
+            clocks(None, None, 0),
+        );
+        let mut text = MovesText::default();
+        assert_eq!(text.of(&request), "b6 f6");
+        request.moves = moves("b6 f6 a6");
+        assert_eq!(text.of(&request), "b6 f6 a6");
+        // Another history, or fewer moves, is written afresh.
+        request.history = History::fresh();
+        request.moves = moves("a6 f6");
+        assert_eq!(text.of(&request), "a6 f6");
+        request.moves = moves("a6");
+        assert_eq!(text.of(&request), "a6");
     }
 
     #[test]

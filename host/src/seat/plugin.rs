@@ -19,7 +19,9 @@ use tavola_sdk::abi::{
 use tavola_sdk::{Color, Game, MoveCode, SearchInfo};
 use thiserror::Error;
 
-use super::{Answer, Brain, Choice, Control, History, Request, SeatFailure, TypedAnswer};
+use super::{
+    Answer, Brain, Choice, Control, History, MovesText, Request, SeatFailure, TypedAnswer,
+};
 
 /// The version of `tavola-sdk` this host was built with; a bot must share its `0.minor`.
 pub const SDK_VERSION: &str = tavola_sdk::VERSION;
@@ -363,6 +365,8 @@ pub struct PluginBrain {
     /// The codes of the moves of the last typed request, and their history: the next request of
     /// the same history adds the codes of its new moves alone.
     sent: Option<(History, Vec<u64>)>,
+    /// The same in notation, for a request in notation.
+    text: MovesText,
 }
 
 impl fmt::Debug for PluginBrain {
@@ -374,7 +378,11 @@ impl fmt::Debug for PluginBrain {
 impl PluginBrain {
     /// Wraps a player made by [`Library::new_player`].
     pub fn new(player: PluginPlayer) -> PluginBrain {
-        PluginBrain { player, sent: None }
+        PluginBrain {
+            player,
+            sent: None,
+            text: MovesText::default(),
+        }
     }
 
     /// Whether the player takes move codes ([`PluginBrain::ask_code`]).
@@ -484,13 +492,16 @@ fn seat_failure(failure: Failure) -> SeatFailure {
 impl<G: Game> Brain<G> for PluginBrain {
     fn choose(&mut self, request: &Request<G>, control: &Control) -> Answer {
         let report = |info| control.report(info);
-        self.ask(
+        let mut text = std::mem::take(&mut self.text);
+        let answer = self.ask(
             &request.start_text,
-            &request.moves_text(),
+            text.of(request),
             request.clocks,
             &control.stop,
             &report,
-        )
+        );
+        self.text = text;
+        answer
     }
 
     /// By move codes when the player takes them, else in notation.

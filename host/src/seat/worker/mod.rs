@@ -27,7 +27,9 @@ use super::idle::IdleGuard;
 use super::outside::{TurnWatch, Verdict};
 use super::plugin::{Library, LoadError};
 use super::stopwatch::{Arrival, ArrivalStamp, ProcessClock, ProcessProbe};
-use super::{Answer, Brain, Choice, Control, History, Request, SeatFailure, TypedAnswer};
+use super::{
+    Answer, Brain, Choice, Control, History, MovesText, Request, SeatFailure, TypedAnswer,
+};
 use page::{Mapped, PageAnswer};
 use protocol::{encode, FromWorker, ToWorker, PROTOCOL_VERSION};
 
@@ -273,6 +275,8 @@ pub struct WorkerBrain {
     posted: u32,
     /// The codes of a page request, reused.
     codes: Vec<u64>,
+    /// The moves of its requests in notation, written a move at a time.
+    text: MovesText,
     /// Whether the host looks for a page's answer for a moment before it sleeps: not when the
     /// thread that asks shares its one CPU with the worker (`--affinity`), where it would only
     /// keep the worker from running.
@@ -556,6 +560,7 @@ impl WorkerBrain {
             sent: None,
             posted: 0,
             codes: Vec::with_capacity(page::CODES),
+            text: MovesText::default(),
             spin: super::affinity::Mask::of_this_thread().is_none_or(|mask| mask.cpus().len() > 1),
         };
         let deadline = Instant::now() + options.startup_timeout;
@@ -922,9 +927,10 @@ impl WorkerBrain {
             _ => {
                 let codes = (route != Route::Text)
                     .then(|| request.moves.iter().map(|mv| mv.code()).collect());
+                let moves = self.text.of(request).to_owned();
                 self.send(&ToWorker::Go {
                     start: request.start_text.clone(),
-                    moves: request.moves_text(),
+                    moves,
                     clocks: clocks.into(),
                     history: request.history.get(),
                     codes,
