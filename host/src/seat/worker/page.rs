@@ -34,7 +34,7 @@ const NONE: u64 = u64::MAX;
 
 /// What the worker answered.
 pub mod kind {
-    /// A move: [`super::Page::code`].
+    /// A move: [`super::Answer::code`].
     pub const MOVE: u32 = 1;
     /// The bot reported an error: the message.
     pub const ERROR: u32 = 2;
