@@ -277,8 +277,8 @@ fn no_way_out_with_either_the_namespaces_or_seccomp_alone() {
     }
 }
 
-/// A worker is stopped while its opponent thinks: it cannot ponder on the opponent's time, nor
-/// take the cores from it.
+/// A worker that uses the CPU while its opponent thinks is stopped, at once and from then on
+/// between all its turns: it cannot ponder on the opponent's time, nor take the cores from it.
 #[test]
 fn a_bot_thinks_only_on_its_own_turn() {
     let dir = TempDir::new("hostile-ponder");

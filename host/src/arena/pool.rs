@@ -302,8 +302,9 @@ impl<G: Game> Thinker<G> {
     }
 }
 
-/// The workers a pool thread keeps between games: those of the last game's players, stopped,
-/// each to make a fresh player for its next game (as cutechess and fastchess keep an engine's
+/// The workers a pool thread keeps between games: those of the last game's players, idle
+/// (watched, and stopped once one uses the CPU: see [`crate::seat::idle`]), each to make a fresh
+/// player for its next game (as cutechess and fastchess keep an engine's
 /// process from game to game). A worker that died or broke is not kept: the next game starts
 /// a new one.
 struct Workers(Vec<(usize, Box<WorkerBrain>)>);

@@ -890,12 +890,14 @@ impl WorkerBrain {
             }
             match watch.look(&clock, control) {
                 Verdict::Think => {}
-                Verdict::Stop => {
-                    if let Some(page) = &self.page {
+                // A request is stopped the way it was made: a `stop` line after a request on the
+                // page could reach the worker's reader after the answer, and stop the next one.
+                Verdict::Stop => match (route, &self.page) {
+                    (Route::Page, Some(page)) => {
                         page.page().request.stop.store(true, Ordering::Relaxed);
                     }
-                    self.send(&ToWorker::Stop);
-                }
+                    _ => self.send(&ToWorker::Stop),
+                },
                 Verdict::Kill => {
                     self.kill();
                     return Err(SeatFailure::Crash(

@@ -16,8 +16,10 @@
 //!
 //! A worker whose bot takes moves as codes says `"typed":true` in its hello; the host then sends
 //! each game's first request with the moves' codes and the game's number (`"history"`), answered
-//! by `{"type":"code","code":29}`, and the later requests of the game through the page of
-//! [`super::page`].
+//! by `{"type":"code","code":29}`, and a later request of the game that extends the worker's last
+//! by at most [`super::page::CODES`] moves through the page of [`super::page`] (any other over
+//! this protocol again, as the first). A `stop` on this protocol is for a request made on it; a
+//! request through the page is stopped through the page.
 
 use serde::{Deserialize, Serialize};
 use tavola_sdk::abi::Clocks;

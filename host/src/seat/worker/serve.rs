@@ -121,16 +121,25 @@ pub fn serve(
     let (requests, incoming) = mpsc::channel();
     // The host's messages are read on their own thread, so that `stop` arrives while the bot thinks.
     thread::spawn(move || {
+        // The page's last request when the last `go` was passed on: a `stop` read once the
+        // page has a newer one was for that `go`, already answered, and must not stop this one.
+        let page_number = || page.map(|page| page.request.number.load(Ordering::Acquire));
+        let mut went_at = page_number();
         for line in io::stdin().lock().lines() {
             let Ok(line) = line else { break };
             match serde_json::from_str::<ToWorker>(&line) {
-                Ok(ToWorker::Stop) => stop.store(true, Ordering::Relaxed),
+                Ok(ToWorker::Stop) => {
+                    if page_number() == went_at {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
                 Ok(ToWorker::Quit) => break,
                 Ok(message) => {
                     // A new search starts unstopped; cleared here, in order with the messages, so
                     // that a `stop` right behind this `go` is never lost.
                     if matches!(message, ToWorker::Go { .. }) {
                         stop.store(false, Ordering::Relaxed);
+                        went_at = page_number();
                     }
                     if requests.send(message).is_err() {
                         break;
