@@ -357,6 +357,14 @@ pub trait Position: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
     /// ask [`Position::outcome`] as well. Cheap: at most a few multiplications, no allocation.
     fn hash_key(&self) -> u64;
 
+    /// The position after the side to move passes its turn, for a search's null-move pruning,
+    /// where the game has a pass to pass with (Ataxx: its pass, which the rules allow only to a
+    /// side without another move); `None` where it has none, as by default. Not a move of the
+    /// game: the result may be a position the rules never reach.
+    fn null_move(&self) -> Option<Self> {
+        None
+    }
+
     /// Whether the game is over.
     fn is_game_over(&self) -> bool {
         self.outcome().is_some()

@@ -43,6 +43,10 @@ pub trait Evaluate: Game {
     /// The levels 1 to 10 (`builtin:level=N`), weakest first, each measured stronger than the
     /// one before; [`LEVELS`] by default.
     const LEVELS: [Level; 10] = LEVELS;
+
+    /// The search's prunings and reductions this game uses (none by default): each one a match
+    /// showed to gain in this game.
+    const HEURISTICS: search::Heuristics = search::Heuristics::NONE;
 }
 
 /// How strongly and how long the built-in bot plays: the parsed options.
@@ -63,6 +67,8 @@ pub struct Settings {
     pub hash_mb: usize,
     /// Ataxx evaluation weights other than the tuned ones (tuning matches only).
     pub ataxx_weights: Option<eval::ataxx::Weights>,
+    /// Prunings other than the game's own (matches that measure one only).
+    pub heuristics: Option<search::Heuristics>,
 }
 
 impl Default for Settings {
@@ -75,6 +81,7 @@ impl Default for Settings {
             time_divisor: 1,
             hash_mb: Searcher::<tavola_sdk::games::ataxx::Ataxx>::DEFAULT_HASH_MB,
             ataxx_weights: None,
+            heuristics: None,
         }
     }
 }
@@ -181,6 +188,26 @@ impl Settings {
                         _ => w.tempo_percent = n,
                     }
                 }
+                // Hidden: the search's heuristics other than the game's own, for the matches
+                // that decide them (`lmr=log|plain`, `rfp=MARGIN|off`, `nmp=on|off`,
+                // `lmp=on|off`, `tm=stable|plain`).
+                "lmr" | "rfp" | "nmp" | "lmp" | "tm" => {
+                    let p = settings.heuristics.get_or_insert(G::HEURISTICS);
+                    let bad = || format!("{key}={value:?} is not one of its values");
+                    match (key.as_str(), value.as_str()) {
+                        ("lmr", "log") => p.log_reductions = true,
+                        ("lmr", "plain") => p.log_reductions = false,
+                        ("rfp", "off") => p.reverse_futility = None,
+                        ("rfp", _) => p.reverse_futility = Some(number(key, value, 1..=10_000)?),
+                        ("nmp", "on") => p.null_move = true,
+                        ("nmp", "off") => p.null_move = false,
+                        ("lmp", "on") => p.late_moves = true,
+                        ("lmp", "off") => p.late_moves = false,
+                        ("tm", "stable") => p.stable_time = true,
+                        ("tm", "plain") => p.stable_time = false,
+                        _ => return Err(bad()),
+                    }
+                }
                 _ => {
                     return Err(format!(
                     "unknown builtin option {key:?} (known: depth, movetime, nodes, level, hash)"
@@ -205,9 +232,13 @@ impl<G: Evaluate> BuiltinBrain<G> {
     /// A built-in bot with `settings`, drawing any randomness from `seed`.
     #[must_use]
     pub fn new(settings: Settings, seed: u64) -> BuiltinBrain<G> {
+        let mut searcher = Searcher::new(settings.hash_mb);
+        if let Some(pruning) = settings.heuristics {
+            searcher.set_heuristics(pruning);
+        }
         BuiltinBrain {
             settings,
-            searcher: Searcher::new(settings.hash_mb),
+            searcher,
             rng: StdRng::seed_from_u64(seed),
         }
     }
@@ -499,5 +530,37 @@ mod tests {
         }
         let error = parse("speed", "1").unwrap_err();
         assert!(error.contains("speed"), "{error}");
+    }
+
+    #[test]
+    fn the_hidden_heuristics_options_change_only_what_they_name() {
+        let parse = |pairs: &[(&str, &str)]| {
+            let options: Vec<_> = pairs
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect();
+            Settings::from_options::<Ataxx>(&options)
+        };
+        assert_eq!(parse(&[]).unwrap().heuristics, None, "the game's own");
+        let off = parse(&[("rfp", "off"), ("nmp", "on"), ("tm", "stable")]).unwrap();
+        let expected = search::Heuristics {
+            reverse_futility: None,
+            null_move: true,
+            stable_time: true,
+            ..Ataxx::HEURISTICS
+        };
+        assert_eq!(off.heuristics, Some(expected));
+        assert_eq!(
+            parse(&[("rfp", "90")])
+                .unwrap()
+                .heuristics
+                .unwrap()
+                .reverse_futility,
+            Some(90)
+        );
+        for (key, value) in [("rfp", "0"), ("nmp", "yes"), ("lmr", "x"), ("tm", "")] {
+            let error = parse(&[(key, value)]).unwrap_err();
+            assert!(error.contains(key), "{error}");
+        }
     }
 }

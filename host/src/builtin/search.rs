@@ -35,6 +35,61 @@ const CHECK_EVERY: u64 = 256;
 const HISTORY: usize = 4096;
 const HISTORY_MAX: i32 = 16_384;
 
+/// Which of the search's heuristics a game uses, and how hard ([`Evaluate::HEURISTICS`]): its
+/// prunings, reductions and use of time. Each is on only for the games where a match (`tavola
+/// match --sprt`, between the bot with it and without it) showed that it gains.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Heuristics {
+    /// Late-move reductions that grow with ln(depth) ln(move number) and shrink with a move's
+    /// history ([`LMR`]); without, a late quiet move is searched one ply less (two, late and deep).
+    pub log_reductions: bool,
+    /// Reverse futility pruning: a node that is not on the principal variation, at most
+    /// [`RFP_DEPTH`] plies from its horizon, whose static evaluation is this margin per ply above
+    /// beta returns its evaluation unsearched.
+    pub reverse_futility: Option<i32>,
+    /// Null-move pruning: a node that is not on the principal variation, whose static evaluation
+    /// is at least beta, and whose side could pass ([`Position::null_move`]) and still stay at
+    /// or above beta in a search a few plies shallower, returns that value.
+    pub null_move: bool,
+    /// Late-move pruning: a node that is not on the principal variation, at most
+    /// [`LMP_DEPTH`] plies from its horizon, skips its quiet moves after the first
+    /// `3 + depth²` it tried.
+    pub late_moves: bool,
+    /// Time by the best move's stability: the next iteration starts after up to 1.5 times the
+    /// usual share of the soft limit while the best move keeps changing (or the score falls),
+    /// after half of it once the best move has held for four iterations.
+    pub stable_time: bool,
+}
+
+impl Heuristics {
+    /// The plain search: none of the prunings.
+    pub const NONE: Heuristics = Heuristics {
+        log_reductions: false,
+        reverse_futility: None,
+        null_move: false,
+        late_moves: false,
+        stable_time: false,
+    };
+}
+
+/// The deepest node reverse futility pruning prunes.
+const RFP_DEPTH: i32 = 6;
+
+/// The deepest node late-move pruning prunes.
+const LMP_DEPTH: i32 = 4;
+
+/// Late-move reductions by depth and move number: 0.75 + ln(depth) ln(move) / 2.25, rounded down.
+static LMR: std::sync::LazyLock<[[i8; 64]; 64]> = std::sync::LazyLock::new(|| {
+    let mut table = [[0; 64]; 64];
+    for (depth, row) in table.iter_mut().enumerate().skip(1) {
+        for (index, r) in row.iter_mut().enumerate().skip(1) {
+            let value = 0.75 + (depth as f64).ln() * (index as f64).ln() / 2.25;
+            *r = value as i8;
+        }
+    }
+    table
+});
+
 /// When a search stops.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Limits {
@@ -120,6 +175,10 @@ pub struct Searcher<G: Evaluate> {
     stopped: bool,
     /// The depth of the current iteration.
     root_depth: u32,
+    /// Whether the node at each ply was reached by a null move (no two in a row).
+    after_null: Vec<bool>,
+    /// The prunings it uses: the game's ([`Evaluate::HEURISTICS`]) unless set otherwise.
+    heuristics: Heuristics,
 }
 
 /// What a running search needs besides its state.
@@ -217,7 +276,14 @@ impl<G: Evaluate> Searcher<G> {
             seldepth: 0,
             stopped: false,
             root_depth: 0,
+            after_null: vec![false; MAX_PLY + 2],
+            heuristics: G::HEURISTICS,
         }
+    }
+
+    /// Uses `pruning` instead of the game's own (for matches that measure one).
+    pub fn set_heuristics(&mut self, pruning: Heuristics) {
+        self.heuristics = pruning;
     }
 
     /// Forgets everything learnt (a new game): the same searches then give the same results.
@@ -247,6 +313,8 @@ impl<G: Evaluate> Searcher<G> {
         }
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, 100);
         let mut best: Option<Iteration<G::Move>> = None;
+        // Iterations in a row that ended on the same best move.
+        let mut stable = 0;
         for depth in 1..=max_depth {
             self.seldepth = 0;
             // Depth 1 always finishes (a few hundred nodes at most): there is then a move.
@@ -265,12 +333,29 @@ impl<G: Evaluate> Searcher<G> {
             let iteration = self.iteration(&run, depth, value, pv);
             report(&iteration);
             let decided = value.abs() >= MATE_BOUND && (MATE - value.abs()) as u32 <= depth;
+            // In tenths of the soft limit: how much of it may pass before the next iteration.
+            let mut share = 6;
+            if self.heuristics.stable_time {
+                let last = best.as_ref();
+                let same = last.is_some_and(|b| b.pv.first() == iteration.pv.first());
+                stable = if same { stable + 1 } else { 0 };
+                let falling = last.is_some_and(|b| iteration.value < b.value - 30);
+                share = match stable {
+                    0 => 9,
+                    1 => 7,
+                    2 | 3 => 5,
+                    _ => 3,
+                };
+                if falling {
+                    share = (share * 3 / 2).min(9);
+                }
+            }
             best = Some(iteration);
             // The next iteration takes a few times longer than this one: start it only early.
             if decided
                 || limits
                     .soft
-                    .is_some_and(|soft| run.start.reached(soft * 6 / 10))
+                    .is_some_and(|soft| run.start.reached(soft * share / 10))
             {
                 break;
             }
@@ -397,6 +482,8 @@ impl<G: Evaluate> Searcher<G> {
     ) -> i32 {
         self.nodes += 1;
         self.pv[ply].clear();
+        // Taken first, so that no early return leaves it set for the next node at this ply.
+        let after_null = std::mem::take(&mut self.after_null[ply]);
         self.poll_stop(run);
         if self.stopped {
             return 0;
@@ -424,6 +511,40 @@ impl<G: Evaluate> Searcher<G> {
             }
         }
 
+        let prunes = self.heuristics.reverse_futility.is_some() || self.heuristics.null_move;
+        if prunes && !pv_node && ply > 0 && beta.abs() < MATE_BOUND {
+            let static_eval = G::evaluate(position);
+            // Reverse futility: so far above beta that a shallow search would not come back
+            // under it.
+            if let Some(margin) = self.heuristics.reverse_futility {
+                if depth <= RFP_DEPTH && static_eval - margin * depth >= beta {
+                    return static_eval;
+                }
+            }
+            // Null move: even passing keeps the side at or above beta.
+            if self.heuristics.null_move && depth >= 3 && !after_null && static_eval >= beta {
+                if let Some(passed) = position.null_move() {
+                    let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                    self.after_null[ply + 1] = true;
+                    let value = -self.negamax(
+                        run,
+                        &passed,
+                        depth - 1 - r,
+                        ply + 1,
+                        -beta,
+                        -beta + 1,
+                        false,
+                    );
+                    if self.stopped {
+                        return 0;
+                    }
+                    if value >= beta {
+                        return if value >= MATE_BOUND { beta } else { value };
+                    }
+                }
+            }
+        }
+
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut order = std::mem::take(&mut self.order[ply]);
         moves.clear();
@@ -446,13 +567,32 @@ impl<G: Evaluate> Searcher<G> {
             order.swap(i, pick);
             let mv = moves[i];
             let quiet = order[i] < KILLER_ORDER;
+            // Late moves: at a shallow node off the principal variation, the quiet moves past
+            // the first few (tried best first) are not tried at all.
+            if self.heuristics.late_moves
+                && quiet
+                && !pv_node
+                && depth <= LMP_DEPTH
+                && best_value > -MATE_BOUND
+                && i >= (3 + depth * depth) as usize
+            {
+                continue;
+            }
 
             let mut child = position.clone();
             child.play_unchecked(mv);
             let value = if i == 0 {
                 -self.negamax(run, &child, depth - 1, ply + 1, -beta, -alpha, pv_node)
             } else {
-                let reduction = if quiet && depth >= 3 && i >= 3 {
+                let reduction = if !quiet || depth < 3 {
+                    0
+                } else if self.heuristics.log_reductions {
+                    if i >= 2 {
+                        self.reduction(side, mv, depth, i, pv_node)
+                    } else {
+                        0
+                    }
+                } else if i >= 3 {
                     1 + i32::from(i >= 10 && depth >= 6)
                 } else {
                     0
@@ -589,6 +729,16 @@ impl<G: Evaluate> Searcher<G> {
                 }
             }
         }));
+    }
+
+    /// How many plies less a late quiet move is searched (late-move reductions): more the later
+    /// the move and the deeper the search (logarithmically in both), less at a principal
+    /// variation node and for a move whose history is good; never into quiescence.
+    fn reduction(&self, side: usize, mv: G::Move, depth: i32, index: usize, pv_node: bool) -> i32 {
+        let mut r = i32::from(LMR[depth.clamp(0, 63) as usize][index.min(63)]);
+        r -= i32::from(pv_node);
+        r -= self.history[history_index(side, &mv)] / (HISTORY_MAX / 2);
+        r.clamp(0, depth - 2)
     }
 
     /// A quiet move caused a cut-off: a killer at this ply, and history credit (the quiet moves
@@ -741,6 +891,31 @@ mod tests {
         let found = searcher.search(&position, limits, &AtomicBool::new(false), &mut |_| {});
         assert!(searcher.nodes() <= 5000 + 1, "{}", searcher.nodes());
         assert!(position.is_legal(found.pv[0]));
+    }
+
+    #[test]
+    fn every_heuristic_keeps_the_quickest_win_and_a_legal_move() {
+        let all = Heuristics {
+            log_reductions: true,
+            reverse_futility: Some(120),
+            null_move: true,
+            late_moves: true,
+            stable_time: true,
+        };
+        for heuristics in [Heuristics::NONE, all] {
+            let mut searcher = Searcher::<Ataxx>::new(1);
+            searcher.set_heuristics(heuristics);
+            let limits = Limits {
+                depth: Some(6),
+                ..Limits::default()
+            };
+            let position = Ataxx::parse_position("7/7/7/7/7/7/x2o3 x 0 1", None).unwrap();
+            let found = searcher.search(&position, limits, &AtomicBool::new(false), &mut |_| {});
+            assert_eq!(found.score(), Score::Mate(1), "{heuristics:?}: {found:?}");
+            let start = Ataxx::start(None).unwrap();
+            let found = searcher.search(&start, limits, &AtomicBool::new(false), &mut |_| {});
+            assert!(start.is_legal(found.pv[0]), "{heuristics:?}");
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@
 use tavola_sdk::games::ataxx::{Ataxx, Bitboard, Move, Position};
 use tavola_sdk::{Game, Position as _};
 
-use crate::builtin::search::NOISY_HINT;
+use crate::builtin::search::{Heuristics, NOISY_HINT};
 use crate::builtin::Evaluate;
 
 use std::cell::Cell;
@@ -89,6 +89,14 @@ tavola_sdk::multiversion! {
 }
 
 impl Evaluate for Ataxx {
+    const HEURISTICS: Heuristics = Heuristics {
+        log_reductions: false,
+        reverse_futility: Some(120),
+        null_move: false,
+        late_moves: false,
+        stable_time: false,
+    };
+
     fn evaluate(position: &<Ataxx as Game>::Position) -> i32 {
         score(position, CURRENT.with(Cell::get))
     }

@@ -68,6 +68,13 @@ impl crate::Position for Position {
         self.side = self.side.other();
     }
 
+    /// The side to move passes, as [`Move::Pass`] does (the no-progress clock counts it).
+    fn null_move(&self) -> Option<Position> {
+        let mut passed = self.clone();
+        passed.play_unchecked(Move::Pass);
+        Some(passed)
+    }
+
     /// The two colours' pieces, the gaps and the side to move, mixed (not incremental: the
     /// board is three `u64`s, so hashing on demand costs a few multiplications and playing a
     /// move nothing). The halfmove clock and the move number are left out.
