@@ -92,6 +92,7 @@ fn config_of(random: SeatSpec, isolation: Option<WorkerOptions>, games: u32) -> 
         defaulted: Defaulted::default(),
         shard: None,
         affinity: false,
+        positions: None,
     }
 }
 

@@ -1112,3 +1112,52 @@ fn a_hung_in_process_bot_loses_on_time_and_the_match_goes_on() {
         assert_eq!(line["result"], expected, "{output}");
     }
 }
+
+#[test]
+fn training_positions_are_written_for_games_that_ended_by_the_rules() {
+    use tavola::arena::positions::parse_line;
+    use tavola_sdk::games::ataxx::Ataxx;
+    use tavola_sdk::{Game, Position};
+    let dir = TempDir::new("arena-positions");
+    let positions = dir.path().join("positions.txt");
+    let results = dir.path().join("results.jsonl");
+    let output = tavola([
+        os("match"),
+        os("--game"),
+        os("ataxx"),
+        os("builtin:depth=2"),
+        os("builtin:depth=1"),
+        os("--games"),
+        os("2"),
+        os("--tc"),
+        os("0"),
+        os("--seed"),
+        os("4"),
+        os("--results"),
+        results.clone().into(),
+        os("--positions"),
+        positions.clone().into(),
+    ]);
+    output.assert_code(0);
+    let games = json_lines(&results);
+    assert!(
+        games.iter().all(|g| g["termination"] == "normal"),
+        "{games:?}"
+    );
+    let text = std::fs::read_to_string(&positions).unwrap();
+    let plies: u64 = games.iter().map(|g| g["plies"].as_u64().unwrap()).sum();
+    let lines: Vec<_> = text.lines().collect();
+    // Every move of a built-in bot is scored but those scored as forced wins or losses.
+    assert!(
+        !lines.is_empty() && lines.len() as u64 <= plies,
+        "{} of {plies}",
+        lines.len()
+    );
+    for line in lines {
+        let (position, score, result) = parse_line(line).unwrap();
+        let position = Ataxx::parse_position(position, None).unwrap();
+        assert!(!position.is_game_over(), "{line}");
+        assert!(score.abs() < 100_000, "{line}");
+        assert!([0.0, 0.5, 1.0].contains(&result), "{line}");
+    }
+}

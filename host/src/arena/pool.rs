@@ -29,6 +29,7 @@ use std::time::{Duration, Instant};
 
 use tavola_sdk::{Color, Game, Position};
 
+use super::positions::{self, Scored};
 use super::results::{self, GameLine};
 use super::runner::{setup_for, ArenaConfig, Openings};
 use super::schedule::ScheduledGame;
@@ -46,6 +47,8 @@ use crate::text_ui::{brain_for, player_seed};
 pub(super) struct Finished {
     pub line: GameLine,
     pub record: Option<GameRecord>,
+    /// The game's training positions, as lines, when they are written.
+    pub positions: Option<String>,
 }
 
 /// A pool thread has no more games to play (and has dropped its last players): what it tells
@@ -59,6 +62,8 @@ pub(super) struct Done;
 #[derive(Debug)]
 pub(super) struct Writer {
     pub results: Option<std::fs::File>,
+    /// Where training positions go (`--positions`).
+    pub positions: Option<std::fs::File>,
     pub progress: super::progress::Progress,
     pub tally: super::summary::Tally,
     /// The games finished in the run, resumed ones included.
@@ -145,6 +150,10 @@ impl<G: Evaluate> Shared<G> {
         let written = (|| -> anyhow::Result<()> {
             if let (Some(path), Some(record)) = (&config.pgn, &finished.record) {
                 results::append_record(path, record)?;
+            }
+            if let (Some(file), Some(lines)) = (&mut writer.positions, &finished.positions) {
+                use std::io::Write as _;
+                file.write_all(lines.as_bytes())?;
             }
             if let Some(file) = &mut writer.results {
                 results::append_line(file, line)?;
@@ -273,6 +282,8 @@ struct SlotState<G: Game> {
 /// A game being played.
 struct InPlay<G: Game> {
     referee: Referee<G>,
+    /// The positions its movers scored, with the score (when training positions are written).
+    scored: Vec<Scored>,
     /// White's and Black's players; the one thinking is out (on the pool thread's stack).
     players: [Option<Player<G>>; 2],
     game: ScheduledGame,
@@ -602,6 +613,7 @@ fn play<G: Evaluate>(
     }
     let mut in_play = InPlay {
         referee,
+        scored: Vec::new(),
         players: [None, None],
         game,
         opening,
@@ -676,6 +688,16 @@ fn play<G: Evaluate>(
         });
         // Taken: the next move starts without a report.
         let info = player.control.info.lock().ok().and_then(|mut i| i.take());
+        let scored = config
+            .positions
+            .as_ref()
+            .and(info.as_ref())
+            .and_then(|info| info.score.filter(|_| info.mate.is_none()))
+            .map(|score| Scored {
+                position: request.position.to_string(),
+                mover: me,
+                score,
+            });
         let mut state = state.unwrap_or_else(|| lock(&slot.state));
         if state.abandoned {
             return None;
@@ -683,6 +705,9 @@ fn play<G: Evaluate>(
         state.watched = None;
         let in_play = state.game.as_mut().expect("the game is here between moves");
         in_play.players[me.index()] = Some(player);
+        if let Some(scored) = scored {
+            in_play.scored.push(scored);
+        }
         in_play.referee.finish_typed_turn(Some(answer), info, used);
         if !timed {
             held = Some(state);
@@ -715,7 +740,11 @@ fn finish<G: Evaluate>(
     } else {
         String::new()
     };
+    let positions = (played && shared.config.positions.is_some())
+        .then(|| positions::lines(&in_play.scored, result))
+        .flatten();
     Finished {
+        positions,
         line: GameLine {
             index: game.index,
             pair: game.pair,

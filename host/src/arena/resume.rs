@@ -335,6 +335,7 @@ mod tests {
             },
             shard: None,
             affinity: false,
+            positions: None,
         }
     }
 

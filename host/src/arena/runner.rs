@@ -82,6 +82,9 @@ pub struct ArenaConfig {
     /// processes of its players (workers, engines): the move changes hands on one CPU
     /// (`--affinity`, as fastchess's `-use-affinity`). A bot's own threads share its CPU.
     pub affinity: bool,
+    /// Training positions: for each game that ended by the rules, a line per position whose
+    /// mover reported a score (see [`super::positions`]).
+    pub positions: Option<PathBuf>,
 }
 
 /// Whether `game` belongs to `shard` (`None`: the whole run): whole pairs go to one shard, so
@@ -563,6 +566,11 @@ pub fn run<G: Evaluate>(config: &ArenaConfig) -> anyhow::Result<Summary> {
     let decided = tally.decided();
     let writer = Writer {
         results: results_file,
+        positions: config
+            .positions
+            .as_deref()
+            .map(results::open_append)
+            .transpose()?,
         progress,
         tally,
         finished,

@@ -116,6 +116,11 @@ pub(crate) struct ArenaArgs {
     /// .summary.json).
     #[arg(long, value_name = "FILE")]
     pub(crate) summary: Option<PathBuf>,
+    /// Append training positions to this file: for each game that ended by the rules, a line
+    /// `POSITION | SCORE | RESULT` per position whose mover reported a score (the score in
+    /// hundredths from the side to move's view, the result for it: 1, 0.5 or 0)
+    #[arg(long, value_name = "FILE")]
+    pub(crate) positions: Option<PathBuf>,
     /// Play only the K-th of N slices of the run (whole pairs, the same openings and seeds as
     /// the whole run gives them; needs --seed); `tavola merge` puts the N results files together.
     #[arg(long, value_name = "K/N", value_parser = tavola::arena::resume::parse_shard)]
@@ -352,6 +357,7 @@ pub(crate) fn arena_config(
         summary: Some(summary),
         isolation: args.bots.isolation()?,
         sprt: None,
+        positions: args.positions.clone(),
         progress: ProgressMode::Auto,
         defaulted: Defaulted {
             games: args.games.is_none(),
