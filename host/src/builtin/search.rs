@@ -41,7 +41,8 @@ const HISTORY_MAX: i32 = 16_384;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Heuristics {
     /// Late-move reductions that grow with ln(depth) ln(move number) and shrink with a move's
-    /// history ([`LMR`]); without, a late quiet move is searched one ply less (two, late and deep).
+    /// history (0.75 + ln(depth) ln(move) / 2.25 plies, rounded down); without, a late quiet move
+    /// is searched one ply less (two, late and deep).
     pub log_reductions: bool,
     /// Reverse futility pruning: a node that is not on the principal variation, at most
     /// [`RFP_DEPTH`] plies from its horizon, whose static evaluation is this margin per ply above
@@ -73,10 +74,10 @@ impl Heuristics {
 }
 
 /// The deepest node reverse futility pruning prunes.
-const RFP_DEPTH: i32 = 6;
+pub const RFP_DEPTH: i32 = 6;
 
 /// The deepest node late-move pruning prunes.
-const LMP_DEPTH: i32 = 4;
+pub const LMP_DEPTH: i32 = 4;
 
 /// Late-move reductions by depth and move number: 0.75 + ln(depth) ln(move) / 2.25, rounded down.
 static LMR: std::sync::LazyLock<[[i8; 64]; 64]> = std::sync::LazyLock::new(|| {
