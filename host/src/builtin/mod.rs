@@ -179,6 +179,14 @@ impl Settings {
                 }
                 "hash" => settings.hash_mb = number(key, value, 1..=4096)?,
                 // Hidden: other Ataxx evaluation weights, for tuning matches.
+                "ataxx_eval" => {
+                    let w = settings.ataxx_weights.get_or_insert(eval::ataxx::WEIGHTS);
+                    w.network = match value.as_str() {
+                        "network" => true,
+                        "classic" => false,
+                        _ => return Err(format!("{key}={value:?} is not network or classic")),
+                    };
+                }
                 "ataxx_mobility" | "ataxx_exposed" | "ataxx_tempo" => {
                     let n = number(key, value, -1000..=1000)?;
                     let w = settings.ataxx_weights.get_or_insert(eval::ataxx::WEIGHTS);
@@ -190,8 +198,8 @@ impl Settings {
                 }
                 // Hidden: the search's heuristics other than the game's own, for the matches
                 // that decide them (`lmr=log|plain`, `rfp=MARGIN|off`, `nmp=on|off`,
-                // `lmp=on|off`, `tm=stable|plain`).
-                "lmr" | "rfp" | "nmp" | "lmp" | "tm" => {
+                // `lmp=on|off`, `tm=stable|plain`, `iir=on|off`, `fp=MARGIN|off`).
+                "lmr" | "rfp" | "nmp" | "lmp" | "tm" | "iir" | "fp" => {
                     let p = settings.heuristics.get_or_insert(G::HEURISTICS);
                     let bad = || format!("{key}={value:?} is not one of its values");
                     match (key.as_str(), value.as_str()) {
@@ -205,6 +213,10 @@ impl Settings {
                         ("lmp", "off") => p.late_moves = false,
                         ("tm", "stable") => p.stable_time = true,
                         ("tm", "plain") => p.stable_time = false,
+                        ("iir", "on") => p.iir = true,
+                        ("iir", "off") => p.iir = false,
+                        ("fp", "off") => p.futility = None,
+                        ("fp", _) => p.futility = Some(number(key, value, 1..=10_000)?),
                         _ => return Err(bad()),
                     }
                 }

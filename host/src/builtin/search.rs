@@ -60,6 +60,13 @@ pub struct Heuristics {
     /// usual share of the soft limit while the best move keeps changing (or the score falls),
     /// after half of it once the best move has held for four iterations.
     pub stable_time: bool,
+    /// Internal iterative reduction: a node at least 4 plies from its horizon without a move
+    /// from the table is searched a ply less (its best move is then cheaper to find again).
+    pub iir: bool,
+    /// Futility pruning: at a node off the principal variation at most [`FUTILITY_DEPTH`] plies
+    /// from its horizon whose static evaluation, plus this margin per ply, is still at most
+    /// alpha, the quiet moves after the first are not tried.
+    pub futility: Option<i32>,
 }
 
 impl Heuristics {
@@ -70,6 +77,8 @@ impl Heuristics {
         null_move: false,
         late_moves: false,
         stable_time: false,
+        iir: false,
+        futility: None,
     };
 }
 
@@ -78,6 +87,9 @@ pub const RFP_DEPTH: i32 = 6;
 
 /// The deepest node late-move pruning prunes.
 pub const LMP_DEPTH: i32 = 4;
+
+/// The deepest node futility pruning prunes.
+pub const FUTILITY_DEPTH: i32 = 3;
 
 /// Late-move reductions by depth and move number: 0.75 + ln(depth) ln(move) / 2.25, rounded down.
 static LMR: std::sync::LazyLock<[[i8; 64]; 64]> = std::sync::LazyLock::new(|| {
@@ -512,9 +524,13 @@ impl<G: Evaluate> Searcher<G> {
             }
         }
 
-        let prunes = self.heuristics.reverse_futility.is_some() || self.heuristics.null_move;
-        if prunes && !pv_node && ply > 0 && beta.abs() < MATE_BOUND {
-            let static_eval = G::evaluate(position);
+        let heuristics = self.heuristics;
+        let prunes = heuristics.reverse_futility.is_some()
+            || heuristics.null_move
+            || heuristics.futility.is_some();
+        let static_eval = (prunes && !pv_node && ply > 0 && beta.abs() < MATE_BOUND)
+            .then(|| G::evaluate(position));
+        if let Some(static_eval) = static_eval {
             // Reverse futility: so far above beta that a shallow search would not come back
             // under it.
             if let Some(margin) = self.heuristics.reverse_futility {
@@ -545,6 +561,22 @@ impl<G: Evaluate> Searcher<G> {
                 }
             }
         }
+
+        // Without a move from the table, a deep node is searched a ply less.
+        let depth = if heuristics.iir && hash_move.is_none() && depth >= 4 {
+            depth - 1
+        } else {
+            depth
+        };
+        // Hopeless quiet moves: the evaluation, even with a margin, stays under alpha.
+        let futile = match (heuristics.futility, static_eval) {
+            (Some(margin), Some(eval)) => {
+                depth <= FUTILITY_DEPTH
+                    && alpha.abs() < MATE_BOUND
+                    && eval + margin * depth <= alpha
+            }
+            _ => false,
+        };
 
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut order = std::mem::take(&mut self.order[ply]);
@@ -577,6 +609,9 @@ impl<G: Evaluate> Searcher<G> {
                 && best_value > -MATE_BOUND
                 && i >= (3 + depth * depth) as usize
             {
+                continue;
+            }
+            if futile && quiet && i > 0 && best_value > -MATE_BOUND {
                 continue;
             }
 
@@ -902,6 +937,8 @@ mod tests {
             null_move: true,
             late_moves: true,
             stable_time: true,
+            iir: true,
+            futility: Some(150),
         };
         for heuristics in [Heuristics::NONE, all] {
             let mut searcher = Searcher::<Ataxx>::new(1);

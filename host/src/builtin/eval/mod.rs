@@ -2,6 +2,7 @@
 //! implementation written for strength.
 
 pub mod ataxx;
+pub mod ataxx_net;
 pub mod dama;
 pub mod gonnect;
 pub mod tablut;

@@ -1,0 +1,440 @@
+//! `tavola-trainer`: trains the built-in bot's learned Ataxx evaluation
+//! (`tavola::builtin::eval::ataxx_net`) from the
+//! training positions `tavola match --positions FILE` writes, and writes the network's file.
+//!
+//! ```sh
+//! cargo run --release -p tavola-trainer -- data.txt -o host/src/builtin/eval/ataxx.nnue
+//! ```
+//!
+//! Each position's target blends the game's result with its search score: `lambda * result +
+//! (1 - lambda) * sigmoid(score / scale)`; the network's output is a logit, trained by the squared
+//! error of its sigmoid against the target (Adam, mini-batches, a seeded shuffle: the same data and
+//! seed give the same network). A twentieth of the positions is held out and its loss reported
+//! each epoch. The network is then quantised ([`Network`]) as the host reads it.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{bail, Context as _};
+use clap::Parser;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use tavola::arena::positions::parse_line;
+use tavola::builtin::eval::ataxx_net::{features, Network, HIDDEN, INPUTS};
+use tavola_sdk::games::ataxx::Ataxx;
+use tavola_sdk::Game;
+
+/// Trains the learned Ataxx evaluation from training positions.
+#[derive(Debug, Parser)]
+#[command(version)]
+struct Args {
+    /// Files of training positions (`POSITION | SCORE | RESULT` lines, as `tavola match
+    /// --positions` writes them).
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+    /// Where to write the network.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 20)]
+    epochs: u32,
+    /// The result's share of the target (the rest is the search score's).
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f32,
+    /// Hundredths of a piece per unit of the output logit (a score of `scale` is a 73 % win).
+    #[arg(long, default_value_t = 250)]
+    scale: i32,
+    /// The learning rate (it drops to 30 % at 60 % of the epochs, and again at 85 %).
+    #[arg(long, default_value_t = 0.002)]
+    lr: f32,
+    /// Positions per step.
+    #[arg(long, default_value_t = 1024)]
+    batch: usize,
+    /// The seed of the initial weights and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// The positions, as feature lists and targets.
+#[derive(Debug, Default)]
+struct Data {
+    features: Vec<u16>,
+    /// Where each position's features start in `features` (one more entry at the end).
+    starts: Vec<u32>,
+    targets: Vec<f32>,
+}
+
+impl Data {
+    fn len(&self) -> usize {
+        self.targets.len()
+    }
+
+    fn features(&self, index: usize) -> &[u16] {
+        &self.features[self.starts[index] as usize..self.starts[index + 1] as usize]
+    }
+
+    fn push(&mut self, features: &[u16], target: f32) {
+        if self.starts.is_empty() {
+            self.starts.push(0);
+        }
+        self.features.extend_from_slice(features);
+        self.starts.push(self.features.len() as u32);
+        self.targets.push(target);
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Reads every file's positions into training and held-out data (one in twenty held out, by a
+/// hash of the position, so that the split does not depend on the files' order).
+fn read(args: &Args) -> anyhow::Result<(Data, Data)> {
+    let (mut train, mut held) = (Data::default(), Data::default());
+    let mut found = Vec::with_capacity(INPUTS);
+    let mut skipped = 0u64;
+    // A line met again (a game played twice the same way) is not a new sample.
+    let mut seen = std::collections::HashSet::new();
+    let mut repeated = 0u64;
+    for path in &args.data {
+        let file =
+            std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+        for (number, line) in BufReader::new(file).lines().enumerate() {
+            let line = line.with_context(|| format!("cannot read {}", path.display()))?;
+            let key = line.bytes().fold(0xCBF2_9CE4_8422_2325u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x100_0000_01B3)
+            });
+            if !seen.insert(key) {
+                repeated += 1;
+                continue;
+            }
+            let parsed = parse_line(&line).and_then(|(text, score, result)| {
+                Ataxx::parse_position(text, None)
+                    .map(|position| (position, score, result))
+                    .map_err(|e| e.to_string())
+            });
+            let (position, score, result) = match parsed {
+                Ok(parsed) => parsed,
+                Err(e) => {
+                    if skipped < 5 {
+                        eprintln!("{}:{}: skipped: {e}", path.display(), number + 1);
+                    }
+                    skipped += 1;
+                    continue;
+                }
+            };
+            found.clear();
+            features(&position, &mut found);
+            let target = args.lambda * result
+                + (1.0 - args.lambda) * sigmoid(score as f32 / args.scale as f32);
+            let hash = found.iter().fold(0u64, |h, &f| {
+                (h ^ u64::from(f)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            });
+            let into = if hash % 20 == 0 {
+                &mut held
+            } else {
+                &mut train
+            };
+            into.push(&found, target);
+        }
+    }
+    if skipped > 0 {
+        eprintln!("{skipped} lines skipped");
+    }
+    if repeated > 0 {
+        eprintln!("{repeated} repeated lines left out");
+    }
+    if train.len() == 0 {
+        bail!("no training positions in {:?}", args.data);
+    }
+    Ok((train, held))
+}
+
+/// The network in floating point, with Adam's moments for each weight.
+struct Float {
+    /// Hidden weights, input-major, then hidden biases, output weights, output bias.
+    weights: Vec<f32>,
+    m: Vec<f32>,
+    v: Vec<f32>,
+    step: i32,
+}
+
+const B1: usize = INPUTS * HIDDEN;
+const W2: usize = B1 + HIDDEN;
+const B2: usize = W2 + HIDDEN;
+const COUNT: usize = B2 + 1;
+
+impl Float {
+    fn new(rng: &mut StdRng) -> Float {
+        let mut weights = vec![0.0; COUNT];
+        for w in &mut weights[..B1] {
+            *w = rng.gen_range(-0.05..0.05);
+        }
+        for w in &mut weights[W2..B2] {
+            *w = rng.gen_range(-0.2..0.2);
+        }
+        Float {
+            weights,
+            m: vec![0.0; COUNT],
+            v: vec![0.0; COUNT],
+            step: 0,
+        }
+    }
+
+    /// The hidden sums of `features`, into `acc`.
+    fn hidden(&self, features: &[u16], acc: &mut [f32; HIDDEN]) {
+        acc.copy_from_slice(&self.weights[B1..W2]);
+        for &f in features {
+            let row = &self.weights[usize::from(f) * HIDDEN..][..HIDDEN];
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += w;
+            }
+        }
+    }
+
+    /// The output logit from the hidden sums.
+    fn output(&self, acc: &[f32; HIDDEN]) -> f32 {
+        let w2 = &self.weights[W2..B2];
+        self.weights[B2]
+            + acc
+                .iter()
+                .zip(w2)
+                .map(|(a, w)| a.clamp(0.0, 1.0) * w)
+                .sum::<f32>()
+    }
+
+    /// The mean squared error over `data`.
+    fn loss(&self, data: &Data) -> f32 {
+        let mut acc = [0.0; HIDDEN];
+        let mut total = 0.0f64;
+        for i in 0..data.len() {
+            self.hidden(data.features(i), &mut acc);
+            let error = sigmoid(self.output(&acc)) - data.targets[i];
+            total += f64::from(error * error);
+        }
+        (total / data.len().max(1) as f64) as f32
+    }
+
+    /// One step of Adam on the positions `batch` of `data`; returns their summed squared error.
+    fn step(&mut self, data: &Data, batch: &[usize], lr: f32, gradient: &mut [f32]) -> f32 {
+        gradient.fill(0.0);
+        let mut acc = [0.0; HIDDEN];
+        let mut total = 0.0;
+        for &i in batch {
+            let features = data.features(i);
+            self.hidden(features, &mut acc);
+            let p = sigmoid(self.output(&acc));
+            let error = p - data.targets[i];
+            total += error * error;
+            let g = 2.0 * error * p * (1.0 - p);
+            gradient[B2] += g;
+            for j in 0..HIDDEN {
+                let a = acc[j];
+                gradient[W2 + j] += g * a.clamp(0.0, 1.0);
+                if a > 0.0 && a < 1.0 {
+                    let d = g * self.weights[W2 + j];
+                    gradient[B1 + j] += d;
+                    for &f in features {
+                        gradient[usize::from(f) * HIDDEN + j] += d;
+                    }
+                }
+            }
+        }
+        self.step += 1;
+        let scale = 1.0 / batch.len() as f32;
+        let (b1, b2) = (0.9f32, 0.999f32);
+        let correction1 = 1.0 - b1.powi(self.step);
+        let correction2 = 1.0 - b2.powi(self.step);
+        let moments = self.m.iter_mut().zip(self.v.iter_mut());
+        for ((w, g), (m, v)) in self.weights.iter_mut().zip(gradient.iter()).zip(moments) {
+            let g = g * scale;
+            *m = b1 * *m + (1.0 - b1) * g;
+            *v = b2 * *v + (1.0 - b2) * g * g;
+            *w -= lr * (*m / correction1) / ((*v / correction2).sqrt() + 1e-8);
+        }
+        total
+    }
+
+    /// The network quantised as the host reads it.
+    fn quantise(&self, scale: i32) -> Network {
+        const QA: i32 = 255;
+        const QB: i32 = 64;
+        let q = |w: f32, by: i32| (w * by as f32).round().clamp(-32_767.0, 32_767.0) as i16;
+        let mut w1 = vec![[0; HIDDEN]; INPUTS];
+        for (f, row) in w1.iter_mut().enumerate() {
+            for (j, w) in row.iter_mut().enumerate() {
+                *w = q(self.weights[f * HIDDEN + j], QA);
+            }
+        }
+        let mut b1 = [0; HIDDEN];
+        let mut w2 = [0; HIDDEN];
+        for j in 0..HIDDEN {
+            b1[j] = q(self.weights[B1 + j], QA);
+            w2[j] = q(self.weights[W2 + j], QB);
+        }
+        Network {
+            w1,
+            b1,
+            w2,
+            b2: (self.weights[B2] * (QA * QB) as f32).round() as i32,
+            qa: QA,
+            qb: QB,
+            scale,
+        }
+    }
+}
+
+fn main() -> anyhow::Result<()> {
+    train(&Args::parse())
+}
+
+/// Trains on `args.data` and writes the network to `args.output`.
+fn train(args: &Args) -> anyhow::Result<()> {
+    if !(0.0..=1.0).contains(&args.lambda) || args.scale <= 0 || args.batch == 0 {
+        bail!("--lambda is from 0 to 1, --scale and --batch above 0");
+    }
+    let started = Instant::now();
+    let (train, held) = read(args)?;
+    eprintln!(
+        "{} training positions, {} held out ({:.1} s)",
+        train.len(),
+        held.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let mut rng = StdRng::seed_from_u64(args.seed);
+    let mut net = Float::new(&mut rng);
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let mut gradient = vec![0.0; COUNT];
+    for epoch in 1..=args.epochs {
+        let lr = args.lr
+            * if epoch * 100 > args.epochs * 85 {
+                0.09
+            } else if epoch * 100 > args.epochs * 60 {
+                0.3
+            } else {
+                1.0
+            };
+        order.shuffle(&mut rng);
+        let mut total = 0.0f64;
+        for batch in order.chunks(args.batch) {
+            total += f64::from(net.step(&train, batch, lr, &mut gradient));
+        }
+        eprintln!(
+            "epoch {epoch:3}: train loss {:.6}, held-out loss {:.6} ({:.0} s)",
+            total / train.len() as f64,
+            net.loss(&held),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    let network = net.quantise(args.scale);
+    std::fs::write(&args.output, network.to_bytes())
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    // The quantised network against the floating one, on the held-out positions.
+    let mut found = Vec::new();
+    let mut worst = 0i32;
+    for text in held_positions(args, 200)? {
+        let position = Ataxx::parse_position(&text, None).map_err(anyhow::Error::msg)?;
+        found.clear();
+        features(&position, &mut found);
+        let mut acc = [0.0; HIDDEN];
+        net.hidden(&found, &mut acc);
+        let exact = (net.output(&acc) * args.scale as f32).round() as i32;
+        worst = worst.max((exact - network.evaluate(&position)).abs());
+    }
+    eprintln!(
+        "wrote {} ({} bytes; quantised within {worst} hundredths of the float network) in {:.0} s",
+        args.output.display(),
+        network.to_bytes().len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Up to `count` positions of the first data file, to check the quantised network against.
+fn held_positions(args: &Args, count: usize) -> anyhow::Result<Vec<String>> {
+    let file = std::fs::File::open(&args.data[0])?;
+    Ok(BufReader::new(file)
+        .lines()
+        .map_while(Result::ok)
+        .filter_map(|line| parse_line(&line).ok().map(|(p, _, _)| p.to_owned()))
+        .take(count)
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tavola_sdk::Position as _;
+
+    /// A file of random positions scored by material alone, the result the side ahead winning.
+    fn material_data(path: &std::path::Path, count: usize) {
+        use std::fmt::Write as _;
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut text = String::new();
+        while text.lines().count() < count {
+            let mut position = Ataxx::start(None).unwrap();
+            for _ in 0..rng.gen_range(4..60) {
+                let moves = position.legal_moves();
+                if position.is_game_over() || moves.is_empty() {
+                    break;
+                }
+                position.play_unchecked(moves[rng.gen_range(0..moves.len())]);
+            }
+            if position.is_game_over() {
+                continue;
+            }
+            let me = position.side_to_move();
+            let lead =
+                position.pieces(me).count() as i32 - position.pieces(me.other()).count() as i32;
+            let result = match lead.signum() {
+                1 => "1",
+                0 => "0.5",
+                _ => "0",
+            };
+            let _ = writeln!(text, "{position} | {} | {result}", 100 * lead);
+        }
+        std::fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn a_network_learns_material_and_is_written_as_the_host_reads_it() {
+        let dir = std::env::temp_dir().join(format!("tavola-trainer-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (data, output) = (dir.join("data.txt"), dir.join("net.nnue"));
+        material_data(&data, 3000);
+        let args = Args::parse_from([
+            "tavola-trainer",
+            data.to_str().unwrap(),
+            "-o",
+            output.to_str().unwrap(),
+            "--epochs",
+            "8",
+            "--batch",
+            "64",
+        ]);
+        train(&args).unwrap();
+        let network = Network::from_bytes(&std::fs::read(&output).unwrap()).unwrap();
+        let score = |text: &str| network.evaluate(&Ataxx::parse_position(text, None).unwrap());
+        // Three pieces up scores well above three pieces down, whoever moves.
+        assert!(score("xxxx2o/7/7/7/7/7/o6 x 0 1") > score("xxxx2o/7/7/7/7/7/o6 o 0 1") + 100);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn bad_settings_and_empty_data_are_refused() {
+        let dir = std::env::temp_dir().join(format!("tavola-trainer-bad-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("empty.txt");
+        std::fs::write(&data, "not a line\n").unwrap();
+        let run = |extra: &[&str]| {
+            let mut words = vec!["tavola-trainer", data.to_str().unwrap(), "-o", "/dev/null"];
+            words.extend_from_slice(extra);
+            train(&Args::parse_from(words)).unwrap_err().to_string()
+        };
+        assert!(run(&[]).contains("no training positions"), "{}", run(&[]));
+        assert!(run(&["--lambda", "2"]).contains("--lambda"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
