@@ -1,7 +1,7 @@
 #!/bin/sh
 # Trains the built-in bot's learned Ataxx evaluation again, from self-play (issue 17).
 #
-#   scripts/train-ataxx.sh [OUT_DIR] [GAMES]     (default: tavola-runs/train-ataxx, 20000 games)
+#   scripts/train-ataxx.sh [OUT_DIR] [GAMES]     (default: tavola-runs/train-ataxx, 15000 games)
 #
 # 1. Self-play: the built-in bot against itself at 5 000 and 8 000 nodes a move, untimed (so the
 #    games are the same on a busy machine), from random 8-ply openings, writing every position
@@ -9,14 +9,15 @@
 #    resumed (the positions of the games it had finished are kept), a finished one not played again.
 # 2. Training: `tavola-trainer` fits the network to them and writes OUT_DIR/ataxx.nnue.
 #
-# Copy OUT_DIR/ataxx.nnue over host/src/builtin/eval/ataxx.nnue to build it into `tavola`, then
-# let an SPRT decide whether it stays (the README's "Learned evaluations" says how).
+# `builtin:ataxx_network=OUT_DIR/ataxx.nnue` plays with it: let an SPRT against `builtin` decide
+# (the README's "Learned evaluations" says how), then copy it over
+# host/src/builtin/eval/ataxx.nnue to build it into `tavola`.
 set -eu
 cd "$(dirname "$0")/.."
 cargo build --release -p tavola -p tavola-trainer
 bin=target/release
 out=${1:-tavola-runs/train-ataxx}
-games=${2:-20000}
+games=${2:-15000}
 mkdir -p "$out"
 
 if [ -s "$out/games.jsonl" ]; then

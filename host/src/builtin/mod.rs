@@ -187,6 +187,13 @@ impl Settings {
                         _ => return Err(format!("{key}={value:?} is not network or classic")),
                     };
                 }
+                "ataxx_network" => {
+                    let network = eval::ataxx_net::load(std::path::Path::new(value))
+                        .map_err(|e| format!("{key}: {e}"))?;
+                    let w = settings.ataxx_weights.get_or_insert(eval::ataxx::WEIGHTS);
+                    w.network = true;
+                    w.network_file = Some(network);
+                }
                 "ataxx_mobility" | "ataxx_exposed" | "ataxx_tempo" => {
                     let n = number(key, value, -1000..=1000)?;
                     let w = settings.ataxx_weights.get_or_insert(eval::ataxx::WEIGHTS);

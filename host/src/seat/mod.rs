@@ -81,12 +81,12 @@ impl FromStr for SeatSpec {
             ));
         }
         // Options follow the last ':' when what follows looks like `key=value` pairs; otherwise the
-        // ':' belongs to a path.
+        // ':' belongs to a path (but the built-in players' options may name files).
         let (head, options) = match spec_trimmed.rsplit_once(':') {
             Some((head, tail))
                 if !head.is_empty()
                     && tail.contains('=')
-                    && !tail.contains('/')
+                    && (!tail.contains('/') || matches!(head, "builtin" | "random"))
                     && !tail.contains(char::is_whitespace) =>
             {
                 (head, parse_options(tail).map_err(|r| error(&r))?)
@@ -797,6 +797,13 @@ mod tests {
         assert_eq!(spec.to_string(), "challenge:java -jar my.jar:timeout=10");
         let err = "challenge: ".parse::<SeatSpec>().unwrap_err();
         assert!(err.reason.contains("challenge:PROGRAM"), "{err}");
+        // The built-in bot's options may name a file.
+        let spec: SeatSpec = "builtin:ataxx_network=runs/a.nnue,depth=3".parse().unwrap();
+        assert_eq!(spec.kind, SeatKind::Builtin);
+        assert_eq!(
+            spec.options[0],
+            ("ataxx_network".into(), "runs/a.nnue".into())
+        );
         let spec: SeatSpec = "weird:name/lib.so".parse().unwrap();
         assert_eq!(
             spec.kind,

@@ -1,9 +1,9 @@
-//! The Ataxx evaluations. By default the learned network of [`super::ataxx_net`], which beat the
-//! classic evaluation below by +329 ± 69 Elo (an SPRT at 2 s + 20 ms: `tavola match -g ataxx
-//! builtin:ataxx_eval=network builtin:ataxx_eval=classic --tc 2+0.02 --concurrency 2 --sprt
-//! elo0=0 elo1=10 model=logistic`, H1 after 214 games, W/D/L 187/0/28).
+//! The Ataxx evaluations. By default the learned network of [`super::ataxx_net`] (the README's
+//! "Learned evaluations": its first generation beat the classic evaluation below by +329 ± 69 Elo
+//! in an SPRT at 2 s + 20 ms, the second the first by +82 ± 32).
 //!
-//! The classic evaluation (`builtin:ataxx_eval=classic`): material, the mover's best immediate conversion (a one-move quiescence),
+//! The classic evaluation (`builtin:ataxx_eval=classic`): material, the mover's best immediate
+//! conversion (a one-move quiescence),
 //! exposure to conversion (own pieces next to empty squares the opponent can reach: the holes an
 //! opponent clones or jumps into), and mobility.
 //!
@@ -36,6 +36,8 @@ pub struct Weights {
     pub tempo_percent: i32,
     /// Whether the learned network ([`super::ataxx_net`]) evaluates instead of these weights.
     pub network: bool,
+    /// Another network than the shipped one (`builtin:ataxx_network=PATH`).
+    pub network_file: Option<&'static super::ataxx_net::Network>,
 }
 
 /// The default: the network; the classic evaluation's tuned weights.
@@ -44,6 +46,7 @@ pub const WEIGHTS: Weights = Weights {
     exposed: 10,
     tempo_percent: 50,
     network: true,
+    network_file: None,
 };
 
 thread_local! {
@@ -110,7 +113,8 @@ impl Evaluate for Ataxx {
     fn evaluate(position: &<Ataxx as Game>::Position) -> i32 {
         let weights = CURRENT.with(Cell::get);
         if weights.network {
-            super::ataxx_net::NETWORK.evaluate(position)
+            let network = weights.network_file.unwrap_or(&super::ataxx_net::NETWORK);
+            network.evaluate(position)
         } else {
             score(position, weights)
         }

@@ -14,7 +14,9 @@
 //! bias. A hidden value is `clamp(sum, 0, QA)`; the output `(Σ h w2 + b2) / (QA QB)` is a
 //! logit, which times the scale is hundredths of a piece.
 
-use std::sync::LazyLock;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{LazyLock, Mutex, PoisonError};
 
 use tavola_sdk::games::ataxx::Position;
 use tavola_sdk::Position as _;
@@ -48,7 +50,7 @@ pub fn features(position: &Position, features: &mut Vec<u16>) {
 }
 
 /// The network, quantised.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Network {
     /// Hidden weights, one row per input.
     pub w1: Vec<[i16; HIDDEN]>,
@@ -178,6 +180,26 @@ impl Network {
     }
 }
 
+/// The network in the file at `path`, read once per path for the whole process (the hidden
+/// option `builtin:ataxx_network=PATH`, which plays a newly trained network against the shipped
+/// one before it replaces it).
+///
+/// # Errors
+/// One line naming the path and what is wrong with it.
+pub fn load(path: &Path) -> Result<&'static Network, String> {
+    static LOADED: Mutex<BTreeMap<PathBuf, &'static Network>> = Mutex::new(BTreeMap::new());
+    let mut loaded = LOADED.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(network) = loaded.get(path) {
+        return Ok(network);
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let network = Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    // Kept for the rest of the process: one network a path, a few kilobytes each.
+    let network: &'static Network = Box::leak(Box::new(network));
+    loaded.insert(path.to_owned(), network);
+    Ok(network)
+}
+
 /// The network that ships with Tavola (`ataxx.nnue`).
 pub static NETWORK: LazyLock<Network> = LazyLock::new(|| {
     Network::from_bytes(include_bytes!("ataxx.nnue")).expect("the shipped network reads")
@@ -212,6 +234,27 @@ mod tests {
         // Material tells: a side a whole corner up is ahead.
         let ahead = Ataxx::parse_position("xx4o/xx5/7/7/7/7/o5x x 0 1", None).unwrap();
         assert!(network.evaluate(&ahead) > network.evaluate(&start));
+    }
+
+    #[test]
+    fn a_network_file_is_loaded_once_and_a_bad_one_named() {
+        let dir = std::env::temp_dir().join(format!("tavola-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.nnue");
+        std::fs::write(&good, NETWORK.to_bytes()).unwrap();
+        let first = load(&good).unwrap();
+        assert_eq!(first, &*NETWORK);
+        assert!(std::ptr::eq(first, load(&good).unwrap()));
+        let bad = dir.join("bad.nnue");
+        std::fs::write(&bad, b"TVNN").unwrap();
+        let error = load(&bad).unwrap_err();
+        assert!(
+            error.contains("bad.nnue") && error.contains("cut short"),
+            "{error}"
+        );
+        let missing = load(&dir.join("missing.nnue")).unwrap_err();
+        assert!(missing.contains("cannot read") && missing.contains("missing.nnue"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
