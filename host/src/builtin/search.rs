@@ -533,13 +533,13 @@ impl<G: Evaluate> Searcher<G> {
         if let Some(static_eval) = static_eval {
             // Reverse futility: so far above beta that a shallow search would not come back
             // under it.
-            if let Some(margin) = self.heuristics.reverse_futility {
+            if let Some(margin) = heuristics.reverse_futility {
                 if depth <= RFP_DEPTH && static_eval - margin * depth >= beta {
                     return static_eval;
                 }
             }
             // Null move: even passing keeps the side at or above beta.
-            if self.heuristics.null_move && depth >= 3 && !after_null && static_eval >= beta {
+            if heuristics.null_move && depth >= 3 && !after_null && static_eval >= beta {
                 if let Some(passed) = position.null_move() {
                     let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                     self.after_null[ply + 1] = true;
@@ -602,7 +602,7 @@ impl<G: Evaluate> Searcher<G> {
             let quiet = order[i] < KILLER_ORDER;
             // Late moves: at a shallow node off the principal variation, the quiet moves past
             // the first few (tried best first) are not tried at all.
-            if self.heuristics.late_moves
+            if heuristics.late_moves
                 && quiet
                 && !pv_node
                 && depth <= LMP_DEPTH
@@ -622,13 +622,9 @@ impl<G: Evaluate> Searcher<G> {
             } else {
                 let reduction = if !quiet || depth < 3 {
                     0
-                } else if self.heuristics.log_reductions {
-                    if i >= 2 {
-                        self.reduction(side, mv, depth, i, pv_node)
-                    } else {
-                        0
-                    }
-                } else if i >= 3 {
+                } else if heuristics.log_reductions && i >= 2 {
+                    self.reduction(side, mv, depth, i, pv_node)
+                } else if !heuristics.log_reductions && i >= 3 {
                     1 + i32::from(i >= 10 && depth >= 6)
                 } else {
                     0

@@ -15,6 +15,7 @@
 //! logit, which times the scale is hundredths of a piece.
 
 use std::collections::BTreeMap;
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::sync::{LazyLock, Mutex, PoisonError};
 
@@ -27,6 +28,9 @@ pub const INPUTS: usize = 3 * 49;
 pub const HIDDEN: usize = 64;
 /// The format version of the weights file.
 pub const VERSION: u32 = 1;
+/// The size of a weights file: the magic, six words, the `i16` weights and biases, the output
+/// bias.
+pub const FILE_SIZE: usize = 4 + 6 * 4 + 2 * (INPUTS * HIDDEN + 2 * HIDDEN) + 4;
 
 /// The three planes of inputs: the mover's pieces, the opponent's, the gaps.
 fn planes(position: &Position) -> [u64; 3] {
@@ -102,8 +106,17 @@ impl Network {
                  {VERSION}, {INPUTS}, {HIDDEN})"
             )));
         }
-        let as_i32 = |v: u32| i32::try_from(v).map_err(|_| NetworkError(format!("{v} too big")));
-        let (qa, qb, scale) = (as_i32(qa)?, as_i32(qb)?, as_i32(scale)?);
+        // The clip bounds each hidden value, so that the output's sum of 64 products stays
+        // within 32 bits; the scales divide.
+        let bounded = (1..=255).contains(&qa)
+            && (1..=1 << 16).contains(&qb)
+            && (1..=1 << 16).contains(&scale);
+        if !bounded {
+            return Err(NetworkError(format!(
+                "QA {qa}, QB {qb}, scale {scale} (QA is 1 to 255, QB and the scale 1 to 65536)"
+            )));
+        }
+        let (qa, qb, scale) = (qa as i32, qb as i32, scale as i32);
         let mut take_i16 = || -> Result<i16, NetworkError> {
             let b = take(2)?;
             Ok(i16::from_le_bytes([b[0], b[1]]))
@@ -171,12 +184,14 @@ impl Network {
                 bits &= bits - 1;
             }
         }
-        let clip = i16::try_from(self.qa).unwrap_or(i16::MAX);
-        let mut sum = self.b2;
+        // At most 255 (QA, checked when read) times 32 767, 64 times: within 32 bits.
+        let clip = self.qa as i16;
+        let mut sum = 0i32;
         for (a, w) in acc.iter().zip(&self.w2) {
             sum += i32::from((*a).clamp(0, clip)) * i32::from(*w);
         }
-        (i64::from(sum) * i64::from(self.scale) / i64::from(self.qa * self.qb)) as i32
+        let logit = i64::from(sum) + i64::from(self.b2);
+        (logit * i64::from(self.scale) / (i64::from(self.qa) * i64::from(self.qb))) as i32
     }
 }
 
@@ -192,7 +207,12 @@ pub fn load(path: &Path) -> Result<&'static Network, String> {
     if let Some(network) = loaded.get(path) {
         return Ok(network);
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    // The file's size and one byte more, at most: a huge file or a device is not read to its
+    // end.
+    let mut bytes = Vec::with_capacity(FILE_SIZE + 1);
+    std::fs::File::open(path)
+        .and_then(|file| file.take(FILE_SIZE as u64 + 1).read_to_end(&mut bytes))
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let network = Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     // Kept for the rest of the process: one network a path, a few kilobytes each.
     let network: &'static Network = Box::leak(Box::new(network));
@@ -252,6 +272,16 @@ mod tests {
             error.contains("bad.nnue") && error.contains("cut short"),
             "{error}"
         );
+        // A long file is refused after its first bytes past the size.
+        let long = dir.join("long.nnue");
+        let mut bytes = NETWORK.to_bytes();
+        bytes.resize(3 * FILE_SIZE, 0);
+        std::fs::write(&long, bytes).unwrap();
+        let error = load(&long).unwrap_err();
+        assert!(
+            error.contains("long.nnue") && error.contains("1 bytes past"),
+            "{error}"
+        );
         let missing = load(&dir.join("missing.nnue")).unwrap_err();
         assert!(missing.contains("cannot read") && missing.contains("missing.nnue"));
         std::fs::remove_dir_all(&dir).unwrap();
@@ -275,5 +305,13 @@ mod tests {
             .to_string()
             .contains("past"));
         assert!(Network::from_bytes(b"nope").is_err());
+        // Scales that would divide by zero or overflow are refused, not used.
+        for (at, value) in [(16, 0u32), (16, 256), (20, 0), (24, 0), (24, u32::MAX)] {
+            let mut bad = NETWORK.to_bytes();
+            bad[at..at + 4].copy_from_slice(&value.to_le_bytes());
+            let error = Network::from_bytes(&bad).unwrap_err().to_string();
+            assert!(error.contains("QA"), "{at} {value}: {error}");
+        }
+        assert_eq!(NETWORK.to_bytes().len(), FILE_SIZE);
     }
 }
