@@ -1,5 +1,5 @@
-//! `tavola-trainer`: trains the built-in bot's learned Ataxx evaluation
-//! (`tavola::builtin::eval::ataxx_net`) from the
+//! `tavola-trainer`: trains the built-in bot's learned evaluations
+//! (`tavola::builtin::eval::net`) from the
 //! training positions `tavola match --positions FILE` writes, and writes the network's file.
 //!
 //! ```sh
@@ -22,14 +22,22 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use tavola::arena::positions::parse_line;
-use tavola::builtin::eval::ataxx_net::{features, Network, HIDDEN, INPUTS};
+use tavola::builtin::eval::net::{Learned, Network, HIDDEN};
 use tavola_sdk::games::ataxx::Ataxx;
-use tavola_sdk::Game;
 
-/// Trains the learned Ataxx evaluation from training positions.
+/// The games with a learned evaluation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum GameName {
+    Ataxx,
+}
+
+/// Trains a learned evaluation of the built-in bot from training positions.
 #[derive(Debug, Parser)]
 #[command(version)]
 struct Args {
+    /// The game of the positions and the network.
+    #[arg(short, long, value_enum, default_value_t = GameName::Ataxx)]
+    game: GameName,
     /// Files of training positions (`POSITION | SCORE | RESULT` lines, as `tavola match
     /// --positions` writes them).
     #[arg(required = true)]
@@ -91,10 +99,11 @@ fn sigmoid(x: f32) -> f32 {
 
 /// Reads every file's positions into training and held-out data (one in twenty held out, by a
 /// hash of the position, so that the split does not depend on the files' order).
-fn read(args: &Args) -> anyhow::Result<(Data, Data)> {
+fn read<G: Learned>(args: &Args) -> anyhow::Result<(Data, Data)> {
     let (mut train, mut held) = (Data::default(), Data::default());
-    let mut found = Vec::with_capacity(INPUTS);
+    let mut found = Vec::with_capacity(G::INPUTS);
     let mut skipped = 0u64;
+    let mut not_quiet = 0u64;
     // A line met again (a game played twice the same way) is not a new sample.
     let mut seen = std::collections::HashSet::new();
     let mut repeated = 0u64;
@@ -111,7 +120,7 @@ fn read(args: &Args) -> anyhow::Result<(Data, Data)> {
                 continue;
             }
             let parsed = parse_line(&line).and_then(|(text, score, result)| {
-                Ataxx::parse_position(text, None)
+                G::parse_position(text, None)
                     .map(|position| (position, score, result))
                     .map_err(|e| e.to_string())
             });
@@ -125,8 +134,12 @@ fn read(args: &Args) -> anyhow::Result<(Data, Data)> {
                     continue;
                 }
             };
+            if !G::trainable(&position) {
+                not_quiet += 1;
+                continue;
+            }
             found.clear();
-            features(&position, &mut found);
+            G::features(&position, |f| found.push(f as u16));
             let target = args.lambda * result
                 + (1.0 - args.lambda) * sigmoid(score as f32 / args.scale as f32);
             let hash = found.iter().fold(0u64, |h, &f| {
@@ -146,6 +159,9 @@ fn read(args: &Args) -> anyhow::Result<(Data, Data)> {
     if repeated > 0 {
         eprintln!("{repeated} repeated lines left out");
     }
+    if not_quiet > 0 {
+        eprintln!("{not_quiet} positions that are not quiet left out");
+    }
     if train.len() == 0 {
         bail!("no training positions in {:?}", args.data);
     }
@@ -154,38 +170,43 @@ fn read(args: &Args) -> anyhow::Result<(Data, Data)> {
 
 /// The network in floating point, with Adam's moments for each weight.
 struct Float {
-    /// Hidden weights, input-major, then hidden biases, output weights, output bias.
+    /// Hidden weights, input-major, then hidden biases (from [`Float::b1`]), output weights
+    /// (from `w2`), output bias (at `b2`).
     weights: Vec<f32>,
     m: Vec<f32>,
     v: Vec<f32>,
     step: i32,
+    b1: usize,
+    w2: usize,
+    b2: usize,
 }
 
-const B1: usize = INPUTS * HIDDEN;
-const W2: usize = B1 + HIDDEN;
-const B2: usize = W2 + HIDDEN;
-const COUNT: usize = B2 + 1;
-
 impl Float {
-    fn new(rng: &mut StdRng) -> Float {
-        let mut weights = vec![0.0; COUNT];
-        for w in &mut weights[..B1] {
+    fn new(inputs: usize, rng: &mut StdRng) -> Float {
+        let b1 = inputs * HIDDEN;
+        let (w2, b2) = (b1 + HIDDEN, b1 + 2 * HIDDEN);
+        let count = b2 + 1;
+        let mut weights = vec![0.0; count];
+        for w in &mut weights[..b1] {
             *w = rng.gen_range(-0.05..0.05);
         }
-        for w in &mut weights[W2..B2] {
+        for w in &mut weights[w2..b2] {
             *w = rng.gen_range(-0.2..0.2);
         }
         Float {
             weights,
-            m: vec![0.0; COUNT],
-            v: vec![0.0; COUNT],
+            m: vec![0.0; count],
+            v: vec![0.0; count],
             step: 0,
+            b1,
+            w2,
+            b2,
         }
     }
 
     /// The hidden sums of `features`, into `acc`.
     fn hidden(&self, features: &[u16], acc: &mut [f32; HIDDEN]) {
-        acc.copy_from_slice(&self.weights[B1..W2]);
+        acc.copy_from_slice(&self.weights[self.b1..self.w2]);
         for &f in features {
             let row = &self.weights[usize::from(f) * HIDDEN..][..HIDDEN];
             for (a, w) in acc.iter_mut().zip(row) {
@@ -196,8 +217,8 @@ impl Float {
 
     /// The output logit from the hidden sums.
     fn output(&self, acc: &[f32; HIDDEN]) -> f32 {
-        let w2 = &self.weights[W2..B2];
-        self.weights[B2]
+        let w2 = &self.weights[self.w2..self.b2];
+        self.weights[self.b2]
             + acc
                 .iter()
                 .zip(w2)
@@ -229,13 +250,13 @@ impl Float {
             let error = p - data.targets[i];
             total += error * error;
             let g = 2.0 * error * p * (1.0 - p);
-            gradient[B2] += g;
+            gradient[self.b2] += g;
             for j in 0..HIDDEN {
                 let a = acc[j];
-                gradient[W2 + j] += g * a.clamp(0.0, 1.0);
+                gradient[self.w2 + j] += g * a.clamp(0.0, 1.0);
                 if a > 0.0 && a < 1.0 {
-                    let d = g * self.weights[W2 + j];
-                    gradient[B1 + j] += d;
+                    let d = g * self.weights[self.w2 + j];
+                    gradient[self.b1 + j] += d;
                     for &f in features {
                         gradient[usize::from(f) * HIDDEN + j] += d;
                     }
@@ -262,7 +283,7 @@ impl Float {
         const QA: i32 = 255;
         const QB: i32 = 64;
         let q = |w: f32, by: i32| (w * by as f32).round().clamp(-32_767.0, 32_767.0) as i16;
-        let mut w1 = vec![[0; HIDDEN]; INPUTS];
+        let mut w1 = vec![[0; HIDDEN]; self.b1 / HIDDEN];
         for (f, row) in w1.iter_mut().enumerate() {
             for (j, w) in row.iter_mut().enumerate() {
                 *w = q(self.weights[f * HIDDEN + j], QA);
@@ -271,14 +292,14 @@ impl Float {
         let mut b1 = [0; HIDDEN];
         let mut w2 = [0; HIDDEN];
         for j in 0..HIDDEN {
-            b1[j] = q(self.weights[B1 + j], QA);
-            w2[j] = q(self.weights[W2 + j], QB);
+            b1[j] = q(self.weights[self.b1 + j], QA);
+            w2[j] = q(self.weights[self.w2 + j], QB);
         }
         Network {
             w1,
             b1,
             w2,
-            b2: (self.weights[B2] * (QA * QB) as f32).round() as i32,
+            b2: (self.weights[self.b2] * (QA * QB) as f32).round() as i32,
             qa: QA,
             qb: QB,
             scale,
@@ -292,11 +313,18 @@ fn main() -> anyhow::Result<()> {
 
 /// Trains on `args.data` and writes the network to `args.output`.
 fn train(args: &Args) -> anyhow::Result<()> {
+    match args.game {
+        GameName::Ataxx => train_game::<Ataxx>(args),
+    }
+}
+
+/// [`train`] for `G`.
+fn train_game<G: Learned>(args: &Args) -> anyhow::Result<()> {
     if !(0.0..=1.0).contains(&args.lambda) || args.scale <= 0 || args.batch == 0 {
         bail!("--lambda is from 0 to 1, --scale and --batch above 0");
     }
     let started = Instant::now();
-    let (train, held) = read(args)?;
+    let (train, held) = read::<G>(args)?;
     eprintln!(
         "{} training positions, {} held out ({:.1} s)",
         train.len(),
@@ -304,9 +332,9 @@ fn train(args: &Args) -> anyhow::Result<()> {
         started.elapsed().as_secs_f64()
     );
     let mut rng = StdRng::seed_from_u64(args.seed);
-    let mut net = Float::new(&mut rng);
+    let mut net = Float::new(G::INPUTS, &mut rng);
     let mut order: Vec<usize> = (0..train.len()).collect();
-    let mut gradient = vec![0.0; COUNT];
+    let mut gradient = vec![0.0; net.weights.len()];
     for epoch in 1..=args.epochs {
         let lr = args.lr
             * if epoch * 100 > args.epochs * 85 {
@@ -335,13 +363,13 @@ fn train(args: &Args) -> anyhow::Result<()> {
     let mut found = Vec::new();
     let mut worst = 0i32;
     for text in held_positions(args, 200)? {
-        let position = Ataxx::parse_position(&text, None).map_err(anyhow::Error::msg)?;
+        let position = G::parse_position(&text, None).map_err(anyhow::Error::msg)?;
         found.clear();
-        features(&position, &mut found);
+        G::features(&position, |f| found.push(f as u16));
         let mut acc = [0.0; HIDDEN];
         net.hidden(&found, &mut acc);
         let exact = (net.output(&acc) * args.scale as f32).round() as i32;
-        worst = worst.max((exact - network.evaluate(&position)).abs());
+        worst = worst.max((exact - network.evaluate::<G>(&position)).abs());
     }
     eprintln!(
         "wrote {} ({} bytes; quantised within {worst} hundredths of the float network) in {:.0} s",
@@ -366,7 +394,7 @@ fn held_positions(args: &Args, count: usize) -> anyhow::Result<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tavola_sdk::Position as _;
+    use tavola_sdk::{Game as _, Position as _};
 
     /// A file of random positions scored by material alone, the result the side ahead winning.
     fn material_data(path: &std::path::Path, count: usize) {
@@ -415,8 +443,9 @@ mod tests {
             "64",
         ]);
         train(&args).unwrap();
-        let network = Network::from_bytes(&std::fs::read(&output).unwrap()).unwrap();
-        let score = |text: &str| network.evaluate(&Ataxx::parse_position(text, None).unwrap());
+        let network = Network::from_bytes::<Ataxx>(&std::fs::read(&output).unwrap()).unwrap();
+        let score =
+            |text: &str| network.evaluate::<Ataxx>(&Ataxx::parse_position(text, None).unwrap());
         // Three pieces up scores well above three pieces down, whoever moves.
         assert!(score("xxxx2o/7/7/7/7/7/o6 x 0 1") > score("xxxx2o/7/7/7/7/7/o6 o 0 1") + 100);
         std::fs::remove_dir_all(&dir).unwrap();

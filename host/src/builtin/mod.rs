@@ -188,7 +188,8 @@ impl Settings {
                     };
                 }
                 "ataxx_network" => {
-                    let network = eval::ataxx_net::load(std::path::Path::new(value))
+                    let path = std::path::Path::new(value);
+                    let network = eval::net::load::<tavola_sdk::games::ataxx::Ataxx>(path)
                         .map_err(|e| format!("{key}: {e}"))?;
                     let w = settings.ataxx_weights.get_or_insert(eval::ataxx::WEIGHTS);
                     w.network = true;

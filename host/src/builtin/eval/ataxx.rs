@@ -17,6 +17,7 @@
 use tavola_sdk::games::ataxx::{Ataxx, Bitboard, Move, Position};
 use tavola_sdk::{Game, Position as _};
 
+use super::net::Learned as _;
 use crate::builtin::search::{Heuristics, NOISY_HINT};
 use crate::builtin::Evaluate;
 
@@ -37,7 +38,7 @@ pub struct Weights {
     /// Whether the learned network ([`super::ataxx_net`]) evaluates instead of these weights.
     pub network: bool,
     /// Another network than the shipped one (`builtin:ataxx_network=PATH`).
-    pub network_file: Option<&'static super::ataxx_net::Network>,
+    pub network_file: Option<&'static super::net::Network>,
 }
 
 /// The default: the network; the classic evaluation's tuned weights.
@@ -113,8 +114,8 @@ impl Evaluate for Ataxx {
     fn evaluate(position: &<Ataxx as Game>::Position) -> i32 {
         let weights = CURRENT.with(Cell::get);
         if weights.network {
-            let network = weights.network_file.unwrap_or(&super::ataxx_net::NETWORK);
-            network.evaluate(position)
+            let network = weights.network_file.unwrap_or_else(Ataxx::shipped);
+            network.evaluate::<Ataxx>(position)
         } else {
             score(position, weights)
         }

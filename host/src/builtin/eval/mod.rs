@@ -5,6 +5,7 @@ pub mod ataxx;
 pub mod ataxx_net;
 pub mod dama;
 pub mod gonnect;
+pub mod net;
 pub mod tablut;
 
 /// Positions from a seeded random playout of `G`'s start, for measuring an evaluation.

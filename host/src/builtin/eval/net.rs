@@ -1,0 +1,296 @@
+//! The small NNUE-style networks of the built-in bot's learned evaluations: a game's inputs (each
+//! 0 or 1, from the side to move's view: see each game's [`Learned`] implementation) through one
+//! hidden layer of [`HIDDEN`] clipped ReLUs to one output, in integers.
+//!
+//! Trained by Tavola itself (`tavola-trainer`, from the positions of `tavola match --positions`:
+//! see the README's "Learned evaluations"); the weights ship in the repository (a `.nnue` file per
+//! game, a few kilobytes) and are compiled into the binary. The hidden layer's sums are made from
+//! scratch for each position: a row of [`HIDDEN`] 16-bit additions per input that is set, which
+//! the compiler turns into vector instructions.
+//!
+//! The file: the magic `TVNN`, then little-endian `u32`s (format version 1, inputs, hidden size,
+//! `QA`, `QB`, the output's scale in hundredths per unit of the logit), then the weights:
+//! `i16` hidden weights input by input, `i16` hidden biases, `i16` output weights, `i32` output
+//! bias. A hidden value is `clamp(sum, 0, QA)`; the output `(Σ h w2 + b2) / (QA QB)` is a
+//! logit, which times the scale is hundredths of a piece (or of a man).
+
+use std::collections::BTreeMap;
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+
+use tavola_sdk::Game;
+
+/// The hidden layer's size.
+pub const HIDDEN: usize = 64;
+/// The format version of the weights file.
+pub const VERSION: u32 = 1;
+
+/// A game with a learned evaluation: how a position becomes the network's inputs.
+pub trait Learned: Game {
+    /// The game's name, for messages ("not a Tavola Dama network").
+    const TITLE: &'static str;
+    /// The number of inputs.
+    const INPUTS: usize;
+
+    /// Calls `add` with each input that is 1 in `position`, every one below [`Learned::INPUTS`].
+    fn features(position: &Self::Position, add: impl FnMut(usize));
+
+    /// Whether the trainer learns from `position`: every position by default; a game whose
+    /// evaluation is only trusted on quiet positions (Dama: no capture to make) says so here.
+    fn trainable(_position: &Self::Position) -> bool {
+        true
+    }
+
+    /// The network that ships with Tavola for this game.
+    fn shipped() -> &'static Network;
+}
+
+/// The size of the file of a network with `inputs` inputs: the magic, six words, the `i16`
+/// weights and biases, the output bias.
+#[must_use]
+pub const fn file_size(inputs: usize) -> usize {
+    4 + 6 * 4 + 2 * (inputs * HIDDEN + 2 * HIDDEN) + 4
+}
+
+/// A network, quantised.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Network {
+    /// Hidden weights, one row per input.
+    pub w1: Vec<[i16; HIDDEN]>,
+    /// Hidden biases.
+    pub b1: [i16; HIDDEN],
+    /// Output weights.
+    pub w2: [i16; HIDDEN],
+    /// Output bias.
+    pub b2: i32,
+    /// The hidden layer's clip, and the scale of its weights.
+    pub qa: i32,
+    /// The scale of the output weights.
+    pub qb: i32,
+    /// Hundredths of a piece per unit of the output logit.
+    pub scale: i32,
+}
+
+/// Why a weights file cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not a Tavola {game} network: {reason}")]
+pub struct NetworkError {
+    game: &'static str,
+    reason: String,
+}
+
+impl Network {
+    /// Reads a network of `G` from the bytes of its file.
+    ///
+    /// # Errors
+    /// A [`NetworkError`] naming what is wrong: the magic, the version, the sizes (another game's
+    /// network has another number of inputs), the scales, the length.
+    pub fn from_bytes<G: Learned>(bytes: &[u8]) -> Result<Network, NetworkError> {
+        let error = |reason: String| NetworkError {
+            game: G::TITLE,
+            reason,
+        };
+        let mut at = 0;
+        let mut take = |n: usize| -> Result<&[u8], NetworkError> {
+            let slice = bytes
+                .get(at..at + n)
+                .ok_or_else(|| error(format!("cut short at byte {at}")))?;
+            at += n;
+            Ok(slice)
+        };
+        if take(4)? != b"TVNN" {
+            return Err(error("no TVNN magic".to_owned()));
+        }
+        let mut word = || -> Result<u32, NetworkError> {
+            let b = take(4)?;
+            Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        };
+        let (version, inputs, hidden) = (word()?, word()?, word()?);
+        let (qa, qb, scale) = (word()?, word()?, word()?);
+        if version != VERSION || inputs as usize != G::INPUTS || hidden as usize != HIDDEN {
+            return Err(error(format!(
+                "version {version}, {inputs} inputs, {hidden} hidden (this build reads version \
+                 {VERSION}, {}, {HIDDEN})",
+                G::INPUTS
+            )));
+        }
+        // The clip bounds each hidden value, so that the output's sum of 64 products stays
+        // within 32 bits; the scales divide.
+        let bounded = (1..=255).contains(&qa)
+            && (1..=1 << 16).contains(&qb)
+            && (1..=1 << 16).contains(&scale);
+        if !bounded {
+            return Err(error(format!(
+                "QA {qa}, QB {qb}, scale {scale} (QA is 1 to 255, QB and the scale 1 to 65536)"
+            )));
+        }
+        let (qa, qb, scale) = (qa as i32, qb as i32, scale as i32);
+        let mut take_i16 = || -> Result<i16, NetworkError> {
+            let b = take(2)?;
+            Ok(i16::from_le_bytes([b[0], b[1]]))
+        };
+        let mut w1 = vec![[0; HIDDEN]; G::INPUTS];
+        for row in &mut w1 {
+            for w in row.iter_mut() {
+                *w = take_i16()?;
+            }
+        }
+        let mut b1 = [0; HIDDEN];
+        for b in &mut b1 {
+            *b = take_i16()?;
+        }
+        let mut w2 = [0; HIDDEN];
+        for w in &mut w2 {
+            *w = take_i16()?;
+        }
+        let b = take(4)?;
+        let b2 = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        if at != bytes.len() {
+            return Err(error(format!(
+                "{} bytes past the weights",
+                bytes.len() - at
+            )));
+        }
+        Ok(Network {
+            w1,
+            b1,
+            w2,
+            b2,
+            qa,
+            qb,
+            scale,
+        })
+    }
+
+    /// The network as the bytes of its file.
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = b"TVNN".to_vec();
+        for word in [VERSION, self.w1.len() as u32, HIDDEN as u32] {
+            bytes.extend_from_slice(&word.to_le_bytes());
+        }
+        for value in [self.qa, self.qb, self.scale] {
+            bytes.extend_from_slice(&value.to_le_bytes());
+        }
+        for w in self.w1.iter().flatten().chain(&self.b1).chain(&self.w2) {
+            bytes.extend_from_slice(&w.to_le_bytes());
+        }
+        bytes.extend_from_slice(&self.b2.to_le_bytes());
+        bytes
+    }
+
+    /// The score of `position` for its side to move, in hundredths of a piece.
+    ///
+    /// # Panics
+    /// If the network is not one of `G` (an input past its rows): [`Network::from_bytes`] and
+    /// [`load`] check that.
+    #[inline]
+    #[must_use]
+    pub fn evaluate<G: Learned>(&self, position: &G::Position) -> i32 {
+        let mut acc = self.b1;
+        G::features(position, |input| {
+            for (a, w) in acc.iter_mut().zip(&self.w1[input]) {
+                *a = a.wrapping_add(*w);
+            }
+        });
+        // At most 255 (QA, checked when read) times 32 767, 64 times: within 32 bits.
+        let clip = self.qa as i16;
+        let mut sum = 0i32;
+        for (a, w) in acc.iter().zip(&self.w2) {
+            sum += i32::from((*a).clamp(0, clip)) * i32::from(*w);
+        }
+        let logit = i64::from(sum) + i64::from(self.b2);
+        (logit * i64::from(self.scale) / (i64::from(self.qa) * i64::from(self.qb))) as i32
+    }
+}
+
+/// The network of `G` in the file at `path`, read once per path and game for the whole process
+/// (the hidden options `builtin:ataxx_network=PATH` and `builtin:dama_network=PATH`, which play a
+/// newly trained network against the shipped one before it replaces it).
+///
+/// # Errors
+/// One line naming the path and what is wrong with it.
+pub fn load<G: Learned>(path: &Path) -> Result<&'static Network, String> {
+    type Loaded = BTreeMap<(&'static str, PathBuf), &'static Network>;
+    static LOADED: Mutex<Loaded> = Mutex::new(BTreeMap::new());
+    let mut loaded = LOADED.lock().unwrap_or_else(PoisonError::into_inner);
+    let key = (G::TITLE, path.to_owned());
+    if let Some(network) = loaded.get(&key) {
+        return Ok(network);
+    }
+    // The file's size and one byte more, at most: a huge file or a device is not read to its
+    // end.
+    let size = file_size(G::INPUTS);
+    let mut bytes = Vec::with_capacity(size + 1);
+    std::fs::File::open(path)
+        .and_then(|file| file.take(size as u64 + 1).read_to_end(&mut bytes))
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let network =
+        Network::from_bytes::<G>(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    // Kept for the rest of the process: one network a path, a few kilobytes each.
+    let network: &'static Network = Box::leak(Box::new(network));
+    loaded.insert(key, network);
+    Ok(network)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tavola_sdk::games::ataxx::Ataxx;
+
+    #[test]
+    fn a_network_file_is_loaded_once_and_a_bad_one_named() {
+        let dir = std::env::temp_dir().join(format!("tavola-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.nnue");
+        std::fs::write(&good, Ataxx::shipped().to_bytes()).unwrap();
+        let first = load::<Ataxx>(&good).unwrap();
+        assert_eq!(first, Ataxx::shipped());
+        assert!(std::ptr::eq(first, load::<Ataxx>(&good).unwrap()));
+        let bad = dir.join("bad.nnue");
+        std::fs::write(&bad, b"TVNN").unwrap();
+        let error = load::<Ataxx>(&bad).unwrap_err();
+        assert!(
+            error.contains("bad.nnue") && error.contains("cut short"),
+            "{error}"
+        );
+        // A long file is refused after its first bytes past the size.
+        let long = dir.join("long.nnue");
+        let mut bytes = Ataxx::shipped().to_bytes();
+        bytes.resize(3 * file_size(Ataxx::INPUTS), 0);
+        std::fs::write(&long, bytes).unwrap();
+        let error = load::<Ataxx>(&long).unwrap_err();
+        assert!(
+            error.contains("long.nnue") && error.contains("1 bytes past"),
+            "{error}"
+        );
+        let missing = load::<Ataxx>(&dir.join("missing.nnue")).unwrap_err();
+        assert!(missing.contains("cannot read") && missing.contains("missing.nnue"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_bad_file_is_refused_with_the_reason() {
+        let shipped = Ataxx::shipped();
+        let bytes = shipped.to_bytes();
+        let read = Network::from_bytes::<Ataxx>;
+        let cut = read(&bytes[..100]).unwrap_err();
+        assert!(cut.to_string().contains("cut short"), "{cut}");
+        let mut wrong = bytes.clone();
+        wrong[4] = 9;
+        assert!(read(&wrong).unwrap_err().to_string().contains("version 9"));
+        let mut long = bytes.clone();
+        long.push(0);
+        assert!(read(&long).unwrap_err().to_string().contains("past"));
+        assert!(read(b"nope").is_err());
+        // Scales that would divide by zero or overflow are refused, not used.
+        for (at, value) in [(16, 0u32), (16, 256), (20, 0), (24, 0), (24, u32::MAX)] {
+            let mut bad = bytes.clone();
+            bad[at..at + 4].copy_from_slice(&value.to_le_bytes());
+            let error = read(&bad).unwrap_err().to_string();
+            assert!(error.contains("QA"), "{at} {value}: {error}");
+        }
+        assert_eq!(bytes.len(), file_size(Ataxx::INPUTS));
+    }
+}
