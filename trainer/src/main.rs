@@ -1,9 +1,10 @@
 //! `tavola-trainer`: trains the built-in bot's learned evaluations
-//! (`tavola::builtin::eval::net`) from the
+//! (`tavola::builtin::eval::net`: Ataxx and Dama) from the
 //! training positions `tavola match --positions FILE` writes, and writes the network's file.
 //!
 //! ```sh
 //! cargo run --release -p tavola-trainer -- data.txt -o host/src/builtin/eval/ataxx.nnue
+//! cargo run --release -p tavola-trainer -- --game dama data.txt -o host/src/builtin/eval/dama.nnue
 //! ```
 //!
 //! Each position's target blends the game's result with its search score: `lambda * result +
@@ -24,11 +25,13 @@ use rand::{Rng, SeedableRng};
 use tavola::arena::positions::parse_line;
 use tavola::builtin::eval::net::{Learned, Network, HIDDEN};
 use tavola_sdk::games::ataxx::Ataxx;
+use tavola_sdk::games::dama::Dama;
 
 /// The games with a learned evaluation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum GameName {
     Ataxx,
+    Dama,
 }
 
 /// Trains a learned evaluation of the built-in bot from training positions.
@@ -315,6 +318,7 @@ fn main() -> anyhow::Result<()> {
 fn train(args: &Args) -> anyhow::Result<()> {
     match args.game {
         GameName::Ataxx => train_game::<Ataxx>(args),
+        GameName::Dama => train_game::<Dama>(args),
     }
 }
 

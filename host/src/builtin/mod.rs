@@ -33,6 +33,11 @@ pub trait Evaluate: Game {
     /// by default: the search then ends on the evaluation.
     fn noisy_moves(_position: &Self::Position, _moves: &mut Vec<Self::Move>) {}
 
+    /// Whether a position with noisy moves has no other legal moves (Dama: a capture is
+    /// compulsory), so that the quiescence search must play one instead of standing pat. False
+    /// by default.
+    const NOISY_FORCED: bool = false;
+
     /// A hint for move ordering, about -1000..1000, larger first: at least
     /// [`search::NOISY_HINT`] orders a move before the killers (a capture), smaller values only
     /// among the quiet moves. 0 by default.
@@ -69,6 +74,8 @@ pub struct Settings {
     pub ataxx_weights: Option<eval::ataxx::Weights>,
     /// Prunings other than the game's own (matches that measure one only).
     pub heuristics: Option<search::Heuristics>,
+    /// A Dama evaluation other than the default (matches that measure one only).
+    pub dama_eval: Option<eval::dama::Choice>,
 }
 
 impl Default for Settings {
@@ -82,6 +89,7 @@ impl Default for Settings {
             hash_mb: Searcher::<tavola_sdk::games::ataxx::Ataxx>::DEFAULT_HASH_MB,
             ataxx_weights: None,
             heuristics: None,
+            dama_eval: None,
         }
     }
 }
@@ -194,6 +202,19 @@ impl Settings {
                     let w = settings.ataxx_weights.get_or_insert(eval::ataxx::WEIGHTS);
                     w.network = true;
                     w.network_file = Some(network);
+                }
+                "dama_eval" => {
+                    settings.dama_eval = Some(match value.as_str() {
+                        "network" => eval::dama::Choice::Network,
+                        "classic" => eval::dama::Choice::Classic,
+                        _ => return Err(format!("{key}={value:?} is not network or classic")),
+                    });
+                }
+                "dama_network" => {
+                    let path = std::path::Path::new(value);
+                    let network = eval::net::load::<tavola_sdk::games::dama::Dama>(path)
+                        .map_err(|e| format!("{key}: {e}"))?;
+                    settings.dama_eval = Some(eval::dama::Choice::File(network));
                 }
                 "ataxx_mobility" | "ataxx_exposed" | "ataxx_tempo" => {
                     let n = number(key, value, -1000..=1000)?;
@@ -396,6 +417,7 @@ impl<G: Evaluate> BuiltinBrain<G> {
         }
         let limits = self.limits(&request.clocks);
         eval::ataxx::set_weights(self.settings.ataxx_weights.unwrap_or(eval::ataxx::WEIGHTS));
+        eval::dama::set_choice(self.settings.dama_eval.unwrap_or(eval::dama::DEFAULT));
         let found = self.think(&request.position, limits, control);
         log::debug!(
             "builtin: depth {} score {:?} nodes {} pv {}",
@@ -550,6 +572,24 @@ mod tests {
         }
         let error = parse("speed", "1").unwrap_err();
         assert!(error.contains("speed"), "{error}");
+    }
+
+    #[test]
+    fn the_hidden_evaluation_options_choose_dama_s_evaluation() {
+        use tavola_sdk::games::dama::Dama;
+        let parse =
+            |k: &str, v: &str| Settings::from_options::<Dama>(&[(k.to_owned(), v.to_owned())]);
+        assert_eq!(parse("depth", "3").unwrap().dama_eval, None, "the default");
+        let classic = parse("dama_eval", "classic").unwrap().dama_eval;
+        assert_eq!(classic, Some(eval::dama::Choice::Classic));
+        let error = parse("dama_eval", "neural").unwrap_err();
+        assert!(
+            error.contains("dama_eval") && error.contains("neural"),
+            "{error}"
+        );
+        let error = parse("dama_network", "/nonexistent/dama.nnue").unwrap_err();
+        assert!(error.contains("/nonexistent/dama.nnue"), "{error}");
+        assert!(!error.contains('\n'));
     }
 
     #[test]

@@ -691,7 +691,8 @@ impl<G: Evaluate> Searcher<G> {
     }
 
     /// Stand pat, or search the noisy moves ([`Evaluate::noisy_moves`]) until the position is
-    /// quiet.
+    /// quiet; where they are forced ([`Evaluate::NOISY_FORCED`]), search them without standing
+    /// pat.
     fn quiescence(
         &mut self,
         run: &Run<'_>,
@@ -700,15 +701,27 @@ impl<G: Evaluate> Searcher<G> {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        let stand_pat = G::evaluate(position);
-        if stand_pat >= beta || ply >= MAX_PLY {
-            return stand_pat;
-        }
-        alpha = alpha.max(stand_pat);
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
-        G::noisy_moves(position, &mut moves);
-        let mut best = stand_pat;
+        // Where noisy moves are forced (Dama's captures), a position that has them is not
+        // stood pat on: the side to move must play one.
+        let forced = G::NOISY_FORCED && {
+            G::noisy_moves(position, &mut moves);
+            !moves.is_empty()
+        };
+        let mut best = -INFINITY;
+        if !forced || ply >= MAX_PLY {
+            let stand_pat = G::evaluate(position);
+            if stand_pat >= beta || ply >= MAX_PLY {
+                self.moves[ply] = moves;
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+            if !G::NOISY_FORCED {
+                G::noisy_moves(position, &mut moves);
+            }
+        }
         for &mv in &moves {
             let mut child = position.clone();
             child.play_unchecked(mv);

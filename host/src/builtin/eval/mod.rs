@@ -4,6 +4,7 @@
 pub mod ataxx;
 pub mod ataxx_net;
 pub mod dama;
+pub mod dama_net;
 pub mod gonnect;
 pub mod net;
 pub mod tablut;

@@ -238,6 +238,7 @@ pub fn load<G: Learned>(path: &Path) -> Result<&'static Network, String> {
 mod tests {
     use super::*;
     use tavola_sdk::games::ataxx::Ataxx;
+    use tavola_sdk::games::dama::Dama;
 
     #[test]
     fn a_network_file_is_loaded_once_and_a_bad_one_named() {
@@ -248,6 +249,15 @@ mod tests {
         let first = load::<Ataxx>(&good).unwrap();
         assert_eq!(first, Ataxx::shipped());
         assert!(std::ptr::eq(first, load::<Ataxx>(&good).unwrap()));
+        // Another game's network: another number of inputs.
+        let error = load::<Dama>(&good).unwrap_err();
+        assert!(
+            error.contains("good.nnue") && error.contains("not a Tavola Dama network"),
+            "{error}"
+        );
+        let dama = dir.join("dama.nnue");
+        std::fs::write(&dama, Dama::shipped().to_bytes()).unwrap();
+        assert_eq!(load::<Dama>(&dama).unwrap(), Dama::shipped());
         let bad = dir.join("bad.nnue");
         std::fs::write(&bad, b"TVNN").unwrap();
         let error = load::<Ataxx>(&bad).unwrap_err();
