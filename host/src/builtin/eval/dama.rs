@@ -15,6 +15,7 @@ use tavola_sdk::games::dama::{Bitboard, Dama, Direction, Move, Position, Square}
 use tavola_sdk::{Color, Game, Position as _};
 
 use super::net::{Learned as _, Network};
+use crate::builtin::search::Heuristics;
 use crate::builtin::Evaluate;
 
 /// Which evaluation Dama's searches use.
@@ -142,6 +143,13 @@ fn material(position: &Position, color: Color) -> i32 {
 }
 
 impl Evaluate for Dama {
+    /// Reverse futility pruning, 150 a ply (a man is worth about 190 to the network): +20 ± 14
+    /// Elo, H1 after 595 games of an SPRT at 2 s + 20 ms.
+    const HEURISTICS: Heuristics = Heuristics {
+        reverse_futility: Some(150),
+        ..Heuristics::NONE
+    };
+
     /// The learned network by default ([`DEFAULT`]), or the hand-written evaluation.
     fn evaluate(position: &<Dama as Game>::Position) -> i32 {
         match CURRENT.with(Cell::get) {
