@@ -174,42 +174,55 @@ fn read<G: Learned>(args: &Args) -> anyhow::Result<(Data, Data)> {
 /// The network in floating point, with Adam's moments for each weight.
 struct Float {
     /// Hidden weights, input-major, then hidden biases (from [`Float::b1`]), output weights
-    /// (from `w2`), output bias (at `b2`).
+    /// (from [`Float::w2`]), output bias (at [`Float::b2`]).
     weights: Vec<f32>,
     m: Vec<f32>,
     v: Vec<f32>,
     step: i32,
-    b1: usize,
-    w2: usize,
-    b2: usize,
+    inputs: usize,
 }
 
 impl Float {
     fn new(inputs: usize, rng: &mut StdRng) -> Float {
-        let b1 = inputs * HIDDEN;
-        let (w2, b2) = (b1 + HIDDEN, b1 + 2 * HIDDEN);
-        let count = b2 + 1;
-        let mut weights = vec![0.0; count];
-        for w in &mut weights[..b1] {
+        let mut net = Float {
+            weights: Vec::new(),
+            m: Vec::new(),
+            v: Vec::new(),
+            step: 0,
+            inputs,
+        };
+        let count = net.b2() + 1;
+        net.weights = vec![0.0; count];
+        net.m = vec![0.0; count];
+        net.v = vec![0.0; count];
+        let (b1, w2, b2) = (net.b1(), net.w2(), net.b2());
+        for w in &mut net.weights[..b1] {
             *w = rng.gen_range(-0.05..0.05);
         }
-        for w in &mut weights[w2..b2] {
+        for w in &mut net.weights[w2..b2] {
             *w = rng.gen_range(-0.2..0.2);
         }
-        Float {
-            weights,
-            m: vec![0.0; count],
-            v: vec![0.0; count],
-            step: 0,
-            b1,
-            w2,
-            b2,
-        }
+        net
+    }
+
+    /// Where the hidden biases start in `weights`.
+    const fn b1(&self) -> usize {
+        self.inputs * HIDDEN
+    }
+
+    /// Where the output weights start.
+    const fn w2(&self) -> usize {
+        self.b1() + HIDDEN
+    }
+
+    /// Where the output bias is.
+    const fn b2(&self) -> usize {
+        self.w2() + HIDDEN
     }
 
     /// The hidden sums of `features`, into `acc`.
     fn hidden(&self, features: &[u16], acc: &mut [f32; HIDDEN]) {
-        acc.copy_from_slice(&self.weights[self.b1..self.w2]);
+        acc.copy_from_slice(&self.weights[self.b1()..self.w2()]);
         for &f in features {
             let row = &self.weights[usize::from(f) * HIDDEN..][..HIDDEN];
             for (a, w) in acc.iter_mut().zip(row) {
@@ -220,8 +233,8 @@ impl Float {
 
     /// The output logit from the hidden sums.
     fn output(&self, acc: &[f32; HIDDEN]) -> f32 {
-        let w2 = &self.weights[self.w2..self.b2];
-        self.weights[self.b2]
+        let w2 = &self.weights[self.w2()..self.b2()];
+        self.weights[self.b2()]
             + acc
                 .iter()
                 .zip(w2)
@@ -253,13 +266,13 @@ impl Float {
             let error = p - data.targets[i];
             total += error * error;
             let g = 2.0 * error * p * (1.0 - p);
-            gradient[self.b2] += g;
+            gradient[self.b2()] += g;
             for j in 0..HIDDEN {
                 let a = acc[j];
-                gradient[self.w2 + j] += g * a.clamp(0.0, 1.0);
+                gradient[self.w2() + j] += g * a.clamp(0.0, 1.0);
                 if a > 0.0 && a < 1.0 {
-                    let d = g * self.weights[self.w2 + j];
-                    gradient[self.b1 + j] += d;
+                    let d = g * self.weights[self.w2() + j];
+                    gradient[self.b1() + j] += d;
                     for &f in features {
                         gradient[usize::from(f) * HIDDEN + j] += d;
                     }
@@ -286,7 +299,7 @@ impl Float {
         const QA: i32 = 255;
         const QB: i32 = 64;
         let q = |w: f32, by: i32| (w * by as f32).round().clamp(-32_767.0, 32_767.0) as i16;
-        let mut w1 = vec![[0; HIDDEN]; self.b1 / HIDDEN];
+        let mut w1 = vec![[0; HIDDEN]; self.inputs];
         for (f, row) in w1.iter_mut().enumerate() {
             for (j, w) in row.iter_mut().enumerate() {
                 *w = q(self.weights[f * HIDDEN + j], QA);
@@ -295,14 +308,14 @@ impl Float {
         let mut b1 = [0; HIDDEN];
         let mut w2 = [0; HIDDEN];
         for j in 0..HIDDEN {
-            b1[j] = q(self.weights[self.b1 + j], QA);
-            w2[j] = q(self.weights[self.w2 + j], QB);
+            b1[j] = q(self.weights[self.b1() + j], QA);
+            w2[j] = q(self.weights[self.w2() + j], QB);
         }
         Network {
             w1,
             b1,
             w2,
-            b2: (self.weights[self.b2] * (QA * QB) as f32).round() as i32,
+            b2: (self.weights[self.b2()] * (QA * QB) as f32).round() as i32,
             qa: QA,
             qb: QB,
             scale,
