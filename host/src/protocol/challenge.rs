@@ -52,7 +52,7 @@ pub const fn role(color: Color) -> &'static str {
 /// Why a message could not be read.
 #[derive(Debug)]
 pub enum FrameError {
-    /// The other side closed the connection (before a message began).
+    /// The other side closed the connection (before a message began), or reset it there.
     Closed,
     /// Reading failed, or the connection ended inside a message.
     Io(io::Error),
@@ -116,6 +116,11 @@ pub fn read_message(input: &mut impl Read) -> Result<String, FrameError> {
             Ok(0) => return Err(FrameError::Io(io::ErrorKind::UnexpectedEof.into())),
             Ok(n) => got += n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            // A peer that closes with our message still unread resets the connection instead of
+            // ending it: between messages, that is the same goodbye.
+            Err(e) if got == 0 && e.kind() == io::ErrorKind::ConnectionReset => {
+                return Err(FrameError::Closed)
+            }
             Err(e) => return Err(FrameError::Io(e)),
         }
     }
@@ -367,6 +372,20 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("negative"));
+    }
+
+    #[test]
+    fn a_peer_that_leaves_with_a_message_unread_has_closed_the_connection() {
+        use std::net::{TcpListener, TcpStream};
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let mut near = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        let (far, _) = listener.accept().unwrap();
+        write_message(&mut near, "\"state\"").unwrap();
+        // The far side sees the message arrive, then closes without reading it: a reset.
+        let mut byte = [0u8; 1];
+        assert_eq!(far.peek(&mut byte).unwrap(), 1);
+        drop(far);
+        assert!(matches!(read_message(&mut near), Err(FrameError::Closed)));
     }
 
     #[test]
