@@ -3,22 +3,24 @@
 #
 #   scripts/train.sh GAME [OUT_DIR] [GAMES]
 #
-# GAME is ataxx or dama; OUT_DIR defaults to tavola-runs/train-GAME, GAMES to 15000.
+# GAME is ataxx, dama or gonnect; OUT_DIR defaults to tavola-runs/train-GAME, GAMES to 15000.
 #
-# 1. Self-play: the built-in bot against itself at 5 000 and 8 000 nodes a move, untimed (so the
-#    games are the same on a busy machine), from random 8-ply openings, writing every position
-#    with its search score and the game's result to OUT_DIR/positions.txt. An interrupted run is
-#    resumed (the positions of the games it had finished are kept), a finished one not played again.
-# 2. Training: `tavola-trainer` fits the network to them and writes OUT_DIR/GAME.nnue.
+# 1. Self-play: the built-in bot against itself at 5 000 and 8 000 nodes a move (Gonnect, whose
+#    nodes cost more, 3 000 and 5 000), untimed (so the games are the same on a busy machine),
+#    from random 8-ply openings, writing every position with its search score and the game's
+#    result to OUT_DIR/positions.txt. An interrupted run is resumed (the positions of the games
+#    it had finished are kept), a finished one not played again.
+# 2. Training: `tavola-trainer` fits the network to them and writes OUT_DIR/GAME.nnue (for
+#    Gonnect, a correction to the hand-written evaluation, fitted to the search scores alone).
 #
 # `builtin:GAME_network=OUT_DIR/GAME.nnue` plays with it: let an SPRT against `builtin` decide
 # (the README's "Learned evaluations" says how), then copy it over
 # host/src/builtin/eval/GAME.nnue to build it into `tavola`.
 set -eu
 case "${1:-}" in
-    ataxx | dama) game=$1 ;;
+    ataxx | dama | gonnect) game=$1 ;;
     *)
-        echo "usage: scripts/train.sh ataxx|dama [OUT_DIR] [GAMES]" >&2
+        echo "usage: scripts/train.sh ataxx|dama|gonnect [OUT_DIR] [GAMES]" >&2
         exit 2
         ;;
 esac
@@ -27,6 +29,13 @@ cargo build --release -p tavola -p tavola-trainer
 bin=target/release
 out=${2:-tavola-runs/train-$game}
 games=${3:-15000}
+if [ "$game" = gonnect ]; then
+    # The network corrects the hand-written evaluation, learning the search's scores alone
+    # (its results are too far from the positions: --lambda 1 or 0.5 lost to the evaluation).
+    fast=3000 slow=5000 epochs=12 fit="--lambda 0 --scale 100"
+else
+    fast=5000 slow=8000 epochs=30 fit=""
+fi
 mkdir -p "$out"
 
 if [ -s "$out/games.jsonl" ]; then
@@ -35,7 +44,9 @@ else
     run="--results $out/games.jsonl"
 fi
 # shellcheck disable=SC2086
-"$bin/tavola" match --game "$game" builtin:nodes=5000 builtin:nodes=8000 --tc 0 \
+"$bin/tavola" match --game "$game" "builtin:nodes=$fast" "builtin:nodes=$slow" --tc 0 \
     --games "$games" --opening-plies 8 --concurrency 2 --seed 12 $run \
     --positions "$out/positions.txt"
-"$bin/tavola-trainer" --game "$game" "$out/positions.txt" --epochs 30 -o "$out/$game.nnue"
+# shellcheck disable=SC2086
+"$bin/tavola-trainer" --game "$game" "$out/positions.txt" --epochs "$epochs" $fit \
+    -o "$out/$game.nnue"

@@ -1,17 +1,19 @@
 //! `tavola-trainer`: trains the built-in bot's learned evaluations
-//! (`tavola::builtin::eval::net`: Ataxx and Dama) from the
+//! (`tavola::builtin::eval::net`: Ataxx, Dama and Gonnect) from the
 //! training positions `tavola match --positions FILE` writes, and writes the network's file.
 //!
 //! ```sh
 //! cargo run --release -p tavola-trainer -- data.txt -o host/src/builtin/eval/ataxx.nnue
 //! cargo run --release -p tavola-trainer -- --game dama data.txt -o host/src/builtin/eval/dama.nnue
+//! cargo run --release -p tavola-trainer -- --game gonnect data.txt -o host/src/builtin/eval/gonnect.nnue
 //! ```
 //!
 //! Each position's target blends the game's result with its search score: `lambda * result +
 //! (1 - lambda) * sigmoid(score / scale)`; the network's output is a logit, trained by the squared
 //! error of its sigmoid against the target (Adam, mini-batches, a seeded shuffle: the same data and
 //! seed give the same network). A twentieth of the positions is held out and its loss reported
-//! each epoch. The network is then quantised ([`Network`]) as the host reads it.
+//! each epoch. Where the game's board has symmetries that keep a position's value (Gonnect's
+//! square: eight), each position is learned in each of its images. The network is then quantised ([`Network`]) as the host reads it.
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -26,12 +28,14 @@ use tavola::arena::positions::parse_line;
 use tavola::builtin::eval::net::{Learned, Network, HIDDEN};
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::games::dama::Dama;
+use tavola_sdk::games::gonnect::Gonnect;
 
 /// The games with a learned evaluation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum GameName {
     Ataxx,
     Dama,
+    Gonnect,
 }
 
 /// Trains a learned evaluation of the built-in bot from training positions.
@@ -75,6 +79,8 @@ struct Data {
     /// Where each position's features start in `features` (one more entry at the end).
     starts: Vec<u32>,
     targets: Vec<f32>,
+    /// The hand-written evaluation each position's network corrects, as a logit.
+    bases: Vec<f32>,
 }
 
 impl Data {
@@ -86,13 +92,14 @@ impl Data {
         &self.features[self.starts[index] as usize..self.starts[index + 1] as usize]
     }
 
-    fn push(&mut self, features: &[u16], target: f32) {
+    fn push(&mut self, features: &[u16], target: f32, base: f32) {
         if self.starts.is_empty() {
             self.starts.push(0);
         }
         self.features.extend_from_slice(features);
         self.starts.push(self.features.len() as u32);
         self.targets.push(target);
+        self.bases.push(base);
     }
 }
 
@@ -105,6 +112,7 @@ fn sigmoid(x: f32) -> f32 {
 fn read<G: Learned>(args: &Args) -> anyhow::Result<(Data, Data)> {
     let (mut train, mut held) = (Data::default(), Data::default());
     let mut found = Vec::with_capacity(G::INPUTS);
+    let mut image = Vec::with_capacity(G::INPUTS);
     let mut skipped = 0u64;
     let mut not_quiet = 0u64;
     // A line met again (a game played twice the same way) is not a new sample.
@@ -153,7 +161,18 @@ fn read<G: Learned>(args: &Args) -> anyhow::Result<(Data, Data)> {
             } else {
                 &mut train
             };
-            into.push(&found, target);
+            let base = G::base(&position) as f32 / args.scale as f32;
+            into.push(&found, target, base);
+            // The position's images under the board's symmetries, on the same side of the split.
+            for symmetry in 1..G::SYMMETRIES {
+                image.clear();
+                image.extend(
+                    found
+                        .iter()
+                        .map(|&f| G::image(usize::from(f), symmetry) as u16),
+                );
+                into.push(&image, target, base);
+            }
         }
     }
     if skipped > 0 {
@@ -248,7 +267,7 @@ impl Float {
         let mut total = 0.0f64;
         for i in 0..data.len() {
             self.hidden(data.features(i), &mut acc);
-            let error = sigmoid(self.output(&acc)) - data.targets[i];
+            let error = sigmoid(self.output(&acc) + data.bases[i]) - data.targets[i];
             total += f64::from(error * error);
         }
         (total / data.len().max(1) as f64) as f32
@@ -262,7 +281,7 @@ impl Float {
         for &i in batch {
             let features = data.features(i);
             self.hidden(features, &mut acc);
-            let p = sigmoid(self.output(&acc));
+            let p = sigmoid(self.output(&acc) + data.bases[i]);
             let error = p - data.targets[i];
             total += error * error;
             let g = 2.0 * error * p * (1.0 - p);
@@ -332,6 +351,7 @@ fn train(args: &Args) -> anyhow::Result<()> {
     match args.game {
         GameName::Ataxx => train_game::<Ataxx>(args),
         GameName::Dama => train_game::<Dama>(args),
+        GameName::Gonnect => train_game::<Gonnect>(args),
     }
 }
 
@@ -342,8 +362,16 @@ fn train_game<G: Learned>(args: &Args) -> anyhow::Result<()> {
     }
     let started = Instant::now();
     let (train, held) = read::<G>(args)?;
+    let images = if G::SYMMETRIES > 1 {
+        format!(
+            " (each position {} times: its images by the board's symmetries)",
+            G::SYMMETRIES
+        )
+    } else {
+        String::new()
+    };
     eprintln!(
-        "{} training positions, {} held out ({:.1} s)",
+        "{} training positions, {} held out{images} ({:.1} s)",
         train.len(),
         held.len(),
         started.elapsed().as_secs_f64()
@@ -385,7 +413,7 @@ fn train_game<G: Learned>(args: &Args) -> anyhow::Result<()> {
         G::features(&position, |f| found.push(f as u16));
         let mut acc = [0.0; HIDDEN];
         net.hidden(&found, &mut acc);
-        let exact = (net.output(&acc) * args.scale as f32).round() as i32;
+        let exact = (net.output(&acc) * args.scale as f32).round() as i32 + G::base(&position);
         worst = worst.max((exact - network.evaluate::<G>(&position)).abs());
     }
     eprintln!(

@@ -75,7 +75,9 @@ pub struct Settings {
     /// Prunings other than the game's own (matches that measure one only).
     pub heuristics: Option<search::Heuristics>,
     /// A Dama evaluation other than the default (matches that measure one only).
-    pub dama_eval: Option<eval::dama::Choice>,
+    pub dama_eval: Option<eval::net::EvalChoice>,
+    /// A Gonnect evaluation other than the default (matches that measure one only).
+    pub gonnect_eval: Option<eval::net::EvalChoice>,
 }
 
 impl Default for Settings {
@@ -90,6 +92,7 @@ impl Default for Settings {
             ataxx_weights: None,
             heuristics: None,
             dama_eval: None,
+            gonnect_eval: None,
         }
     }
 }
@@ -203,18 +206,23 @@ impl Settings {
                     w.network = true;
                     w.network_file = Some(network);
                 }
-                "dama_eval" => {
-                    settings.dama_eval = Some(match value.as_str() {
-                        "network" => eval::dama::Choice::Network,
-                        "classic" => eval::dama::Choice::Classic,
+                "dama_eval" | "gonnect_eval" => {
+                    let choice = match value.as_str() {
+                        "network" => eval::net::EvalChoice::Network,
+                        "classic" => eval::net::EvalChoice::Classic,
                         _ => return Err(format!("{key}={value:?} is not network or classic")),
-                    });
+                    };
+                    *settings.eval_choice(key) = Some(choice);
                 }
-                "dama_network" => {
+                "dama_network" | "gonnect_network" => {
                     let path = std::path::Path::new(value);
-                    let network = eval::net::load::<tavola_sdk::games::dama::Dama>(path)
-                        .map_err(|e| format!("{key}: {e}"))?;
-                    settings.dama_eval = Some(eval::dama::Choice::File(network));
+                    let network = if key == "dama_network" {
+                        eval::net::load::<tavola_sdk::games::dama::Dama>(path)
+                    } else {
+                        eval::net::load::<tavola_sdk::games::gonnect::Gonnect>(path)
+                    }
+                    .map_err(|e| format!("{key}: {e}"))?;
+                    *settings.eval_choice(key) = Some(eval::net::EvalChoice::File(network));
                 }
                 "ataxx_mobility" | "ataxx_exposed" | "ataxx_tempo" => {
                     let n = number(key, value, -1000..=1000)?;
@@ -258,6 +266,15 @@ impl Settings {
         }
         settings.depth = depth.or(settings.depth);
         Ok(settings)
+    }
+
+    /// The evaluation choice that the hidden option `key` (`dama_…` or `gonnect_…`) sets.
+    fn eval_choice(&mut self, key: &str) -> &mut Option<eval::net::EvalChoice> {
+        if key.starts_with("dama") {
+            &mut self.dama_eval
+        } else {
+            &mut self.gonnect_eval
+        }
     }
 }
 
@@ -418,6 +435,7 @@ impl<G: Evaluate> BuiltinBrain<G> {
         let limits = self.limits(&request.clocks);
         eval::ataxx::set_weights(self.settings.ataxx_weights.unwrap_or(eval::ataxx::WEIGHTS));
         eval::dama::set_choice(self.settings.dama_eval.unwrap_or(eval::dama::DEFAULT));
+        eval::gonnect::set_choice(self.settings.gonnect_eval.unwrap_or(eval::gonnect::DEFAULT));
         let found = self.think(&request.position, limits, control);
         log::debug!(
             "builtin: depth {} score {:?} nodes {} pv {}",
@@ -581,7 +599,7 @@ mod tests {
             |k: &str, v: &str| Settings::from_options::<Dama>(&[(k.to_owned(), v.to_owned())]);
         assert_eq!(parse("depth", "3").unwrap().dama_eval, None, "the default");
         let classic = parse("dama_eval", "classic").unwrap().dama_eval;
-        assert_eq!(classic, Some(eval::dama::Choice::Classic));
+        assert_eq!(classic, Some(eval::net::EvalChoice::Classic));
         let error = parse("dama_eval", "neural").unwrap_err();
         assert!(
             error.contains("dama_eval") && error.contains("neural"),
@@ -590,6 +608,31 @@ mod tests {
         let error = parse("dama_network", "/nonexistent/dama.nnue").unwrap_err();
         assert!(error.contains("/nonexistent/dama.nnue"), "{error}");
         assert!(!error.contains('\n'));
+    }
+
+    #[test]
+    fn the_hidden_evaluation_options_choose_gonnect_s_evaluation() {
+        use tavola_sdk::games::dama::Dama;
+        use tavola_sdk::games::gonnect::Gonnect;
+        let parse =
+            |k: &str, v: &str| Settings::from_options::<Gonnect>(&[(k.to_owned(), v.to_owned())]);
+        let network = parse("gonnect_eval", "network").unwrap();
+        assert_eq!(network.gonnect_eval, Some(eval::net::EvalChoice::Network));
+        assert_eq!(network.dama_eval, None, "Dama's is its own");
+        let error = parse("gonnect_eval", "").unwrap_err();
+        assert!(error.contains("gonnect_eval"), "{error}");
+        // Dama's network is not Gonnect's: another number of inputs.
+        let dir = std::env::temp_dir().join(format!("tavola-gonnect-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let dama = dir.join("dama.nnue");
+        std::fs::write(&dama, <Dama as eval::net::Learned>::shipped().to_bytes()).unwrap();
+        let error = parse("gonnect_network", dama.to_str().unwrap()).unwrap_err();
+        assert!(
+            error.starts_with("gonnect_network: ")
+                && error.contains("not a Tavola Gonnect network"),
+            "{error}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

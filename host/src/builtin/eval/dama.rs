@@ -14,32 +14,21 @@ use std::cell::Cell;
 use tavola_sdk::games::dama::{Bitboard, Dama, Direction, Move, Position, Square};
 use tavola_sdk::{Color, Game, Position as _};
 
-use super::net::{Learned as _, Network};
+use super::net::{EvalChoice, Learned as _};
 use crate::builtin::search::Heuristics;
 use crate::builtin::Evaluate;
 
-/// Which evaluation Dama's searches use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Choice {
-    /// The learned network that ships with Tavola ([`super::dama_net`]).
-    Network,
-    /// The hand-written evaluation of this module (`builtin:dama_eval=classic`).
-    Classic,
-    /// Another network (`builtin:dama_network=PATH`).
-    File(&'static Network),
-}
-
 /// The evaluation Dama's searches use unless told otherwise.
-pub const DEFAULT: Choice = Choice::Network;
+pub const DEFAULT: EvalChoice = EvalChoice::Network;
 
 thread_local! {
     /// The evaluation of this thread's Dama searches: [`DEFAULT`] unless a match sets another
     /// (each seat searches on its own thread).
-    static CURRENT: Cell<Choice> = const { Cell::new(DEFAULT) };
+    static CURRENT: Cell<EvalChoice> = const { Cell::new(DEFAULT) };
 }
 
 /// Sets the evaluation of the Dama searches on this thread.
-pub fn set_choice(choice: Choice) {
+pub fn set_choice(choice: EvalChoice) {
     CURRENT.with(|c| c.set(choice));
 }
 
@@ -153,9 +142,9 @@ impl Evaluate for Dama {
     /// The learned network by default ([`DEFAULT`]), or the hand-written evaluation.
     fn evaluate(position: &<Dama as Game>::Position) -> i32 {
         match CURRENT.with(Cell::get) {
-            Choice::Network => Dama::shipped().evaluate::<Dama>(position),
-            Choice::File(network) => network.evaluate::<Dama>(position),
-            Choice::Classic => classic(position),
+            EvalChoice::Network => Dama::shipped().evaluate::<Dama>(position),
+            EvalChoice::File(network) => network.evaluate::<Dama>(position),
+            EvalChoice::Classic => classic(position),
         }
     }
 
@@ -249,7 +238,10 @@ mod tests {
     #[ignore]
     fn eval_speed() {
         let positions = super::super::sample_positions::<Dama>(64);
-        for (name, choice) in [("network", Choice::Network), ("classic", Choice::Classic)] {
+        for (name, choice) in [
+            ("network", EvalChoice::Network),
+            ("classic", EvalChoice::Classic),
+        ] {
             set_choice(choice);
             let (ns, sum) = super::super::time_per_call::<Dama>(&positions, 1_000_000);
             println!(

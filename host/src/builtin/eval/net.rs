@@ -42,8 +42,37 @@ pub trait Learned: Game {
         true
     }
 
+    /// The hand-written evaluation the network corrects, in hundredths from the side to move's
+    /// view; 0 (the default) where the network is the whole evaluation. The network's output is
+    /// added to it, and the trainer fits the sum.
+    fn base(_position: &Self::Position) -> i32 {
+        0
+    }
+
+    /// The number of the board's symmetries that keep every position's value (the identity
+    /// included): the trainer learns from each image of each position ([`Learned::image`]).
+    const SYMMETRIES: usize = 1;
+
+    /// Input `index` of a position, as the input of its image under symmetry `symmetry` (below
+    /// [`Learned::SYMMETRIES`]; 0 is the identity).
+    fn image(index: usize, _symmetry: usize) -> usize {
+        index
+    }
+
     /// The network that ships with Tavola for this game.
     fn shipped() -> &'static Network;
+}
+
+/// Which evaluation a game with a learned one searches with (Dama, Gonnect; Ataxx keeps its
+/// own weights, which also tune the hand-written evaluation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EvalChoice {
+    /// The learned network that ships with Tavola (`builtin:GAME_eval=network`).
+    Network,
+    /// The game's hand-written evaluation (`builtin:GAME_eval=classic`).
+    Classic,
+    /// Another network of the game (`builtin:GAME_network=PATH`).
+    File(&'static Network),
 }
 
 /// The size of the file of a network with `inputs` inputs: the magic, six words, the `i16`
@@ -180,7 +209,8 @@ impl Network {
         bytes
     }
 
-    /// The score of `position` for its side to move, in hundredths of a piece.
+    /// The score of `position` for its side to move, in hundredths of a piece: the network's
+    /// output, plus the hand-written evaluation it corrects ([`Learned::base`]) if any.
     ///
     /// # Panics
     /// If the network is not one of `G` (an input past its rows): [`Network::from_bytes`] and
@@ -188,16 +218,26 @@ impl Network {
     #[inline]
     #[must_use]
     pub fn evaluate<G: Learned>(&self, position: &G::Position) -> i32 {
-        let mut acc = self.b1;
-        G::features(position, |input| {
-            for (a, w) in acc.iter_mut().zip(&self.w1[input]) {
-                *a = a.wrapping_add(*w);
-            }
-        });
+        G::base(position) + self.output(|inputs| G::features(position, |i| inputs.add(i)))
+    }
+
+    /// The network's own output, in hundredths, for the inputs that `set` sets (a game whose
+    /// evaluation shares work between its inputs and its [`Learned::base`] calls this itself).
+    ///
+    /// # Panics
+    /// If an input is past the network's rows.
+    #[inline]
+    #[must_use]
+    pub fn output(&self, set: impl FnOnce(&mut Inputs<'_>)) -> i32 {
+        let mut inputs = Inputs {
+            acc: self.b1,
+            w1: &self.w1,
+        };
+        set(&mut inputs);
         // At most 255 (QA, checked when read) times 32 767, 64 times: within 32 bits.
         let clip = self.qa as i16;
         let mut sum = 0i32;
-        for (a, w) in acc.iter().zip(&self.w2) {
+        for (a, w) in inputs.acc.iter().zip(&self.w2) {
             sum += i32::from((*a).clamp(0, clip)) * i32::from(*w);
         }
         let logit = i64::from(sum) + i64::from(self.b2);
@@ -205,8 +245,25 @@ impl Network {
     }
 }
 
+/// The hidden layer's sums while a position's inputs are set ([`Network::output`]).
+#[derive(Debug)]
+pub struct Inputs<'a> {
+    acc: [i16; HIDDEN],
+    w1: &'a [[i16; HIDDEN]],
+}
+
+impl Inputs<'_> {
+    /// Sets input `input` (to 1).
+    #[inline]
+    pub fn add(&mut self, input: usize) {
+        for (a, w) in self.acc.iter_mut().zip(&self.w1[input]) {
+            *a = a.wrapping_add(*w);
+        }
+    }
+}
+
 /// The network of `G` in the file at `path`, read once per path and game for the whole process
-/// (the hidden options `builtin:ataxx_network=PATH` and `builtin:dama_network=PATH`, which play a
+/// (the hidden options `builtin:ataxx_network=PATH`, `dama_network=PATH` and `gonnect_network=PATH`, which play a
 /// newly trained network against the shipped one before it replaces it).
 ///
 /// # Errors
