@@ -11,9 +11,12 @@
 //! Each position's target blends the game's result with its search score: `lambda * result +
 //! (1 - lambda) * sigmoid(score / scale)`; the network's output is a logit, trained by the squared
 //! error of its sigmoid against the target (Adam, mini-batches, a seeded shuffle: the same data and
-//! seed give the same network). A twentieth of the positions is held out and its loss reported
-//! each epoch. Where the game's board has symmetries that keep a position's value (Gonnect's
-//! square: eight), each position is learned in each of its images. The network is then quantised ([`Network`]) as the host reads it.
+//! seed give the same network). Where the network corrects a hand-written evaluation
+//! ([`Learned::base`]: Gonnect), that evaluation over `scale` is added to the logit, so that the
+//! sum is what is fitted. A twentieth of the positions is held out and its loss reported each
+//! epoch. Where the game's board has symmetries that keep a position's value (Gonnect's square:
+//! eight), each position is learned in each of its images. The network is then quantised
+//! ([`Network`]) as the host reads it.
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;

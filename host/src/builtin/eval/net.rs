@@ -263,8 +263,9 @@ impl Inputs<'_> {
 }
 
 /// The network of `G` in the file at `path`, read once per path and game for the whole process
-/// (the hidden options `builtin:ataxx_network=PATH`, `dama_network=PATH` and `gonnect_network=PATH`, which play a
-/// newly trained network against the shipped one before it replaces it).
+/// (the hidden options `builtin:ataxx_network=PATH`, `dama_network=PATH` and
+/// `gonnect_network=PATH`, which play a newly trained network against the shipped one before it
+/// replaces it).
 ///
 /// # Errors
 /// One line naming the path and what is wrong with it.
