@@ -11,6 +11,7 @@
 use tavola_sdk::games::tablut::{Bitboard, Move, Position, Square, Tablut};
 use tavola_sdk::{Color, Game, Position as _};
 
+use crate::builtin::search::Heuristics;
 use crate::builtin::Evaluate;
 
 /// A white soldier.
@@ -244,6 +245,13 @@ fn white_view(position: &Position) -> i32 {
 }
 
 impl Evaluate for Tablut {
+    /// Reverse futility pruning, 100 a ply (a white soldier): +52 ± 25 Elo, H1 after 615 games
+    /// of an SPRT at 2 s + 20 ms.
+    const HEURISTICS: Heuristics = Heuristics {
+        reverse_futility: Some(100),
+        ..Heuristics::NONE
+    };
+
     /// The king's free lines and next-move threats, Black's corner guards and attackers around the
     /// king, material (a white soldier 100, a black one 60), from the side to move's view.
     fn evaluate(position: &<Tablut as Game>::Position) -> i32 {
