@@ -95,27 +95,45 @@ fn distances(position: &Position, color: Color, empty: Bitboard) -> (u32, u32) {
     (across.min(up), across.max(up))
 }
 
-/// The atari and liberty terms for the side to move (opponent's chains in atari are captures we
-/// can make; ours we must save).
-fn tactics(position: &Position, me: Color, empty: Bitboard) -> i32 {
-    let mut score = 0;
+/// Calls `visit` with each chain of `me` (`true`) and then of the opponent (`false`), and the
+/// number of its liberties: the walk the tactics and the network's inputs share.
+#[inline]
+pub(super) fn for_each_chain(
+    position: &Position,
+    me: Color,
+    empty: Bitboard,
+    mut visit: impl FnMut(bool, Bitboard, u32),
+) {
     for color in [me, me.other()] {
         let stones = position.stones(color);
         let mut rest = stones;
         while let Some(point) = rest.first() {
             let chain = point.bitboard().flood(stones);
             rest &= !chain;
-            let liberties = (chain.neighbours() & empty).count();
-            let size = (chain.count() as i32).min(ATARI_CAP);
-            let sign = if color == me { 1 } else { -1 };
-            score += match liberties {
-                1 if color == me => -OWN_ATARI * size,
-                1 => CAPTURE_THREAT * size,
-                2 => -sign * SHORT_OF_LIBERTIES,
-                _ => 0,
-            };
+            visit(color == me, chain, (chain.neighbours() & empty).count());
         }
     }
+}
+
+/// The atari and liberty term of one chain, `mine` or the opponent's, for the side to move.
+fn chain_tactics(mine: bool, chain: Bitboard, liberties: u32) -> i32 {
+    let size = (chain.count() as i32).min(ATARI_CAP);
+    let sign = if mine { 1 } else { -1 };
+    match liberties {
+        1 if mine => -OWN_ATARI * size,
+        1 => CAPTURE_THREAT * size,
+        2 => -sign * SHORT_OF_LIBERTIES,
+        _ => 0,
+    }
+}
+
+/// The atari and liberty terms for the side to move (opponent's chains in atari are captures we
+/// can make; ours we must save).
+fn tactics(position: &Position, me: Color, empty: Bitboard) -> i32 {
+    let mut score = 0;
+    for_each_chain(position, me, empty, |mine, chain, liberties| {
+        score += chain_tactics(mine, chain, liberties);
+    });
     score
 }
 
@@ -149,18 +167,35 @@ pub(super) fn classic(position: &Position) -> i32 {
 
 /// [`classic`] with the race already measured.
 fn classic_of(position: &Position, empty: Bitboard, race: Race) -> i32 {
-    let ((mine, mine_other), (theirs, theirs_other)) = (race.mine, race.theirs);
-    let race = DISTANCE * (theirs as i32 - mine as i32)
-        + OTHER_AXIS * (theirs_other as i32 - mine_other as i32);
-    race + TEMPO + tactics(position, position.side_to_move(), empty)
+    race_score(race) + TEMPO + tactics(position, position.side_to_move(), empty)
 }
 
-/// A network's correction added to the hand-written evaluation, the race measured once for both.
+/// The race's part of the hand-written evaluation.
+fn race_score(race: Race) -> i32 {
+    let ((mine, mine_other), (theirs, theirs_other)) = (race.mine, race.theirs);
+    DISTANCE * (theirs as i32 - mine as i32)
+        + OTHER_AXIS * (theirs_other as i32 - mine_other as i32)
+}
+
+/// A network's correction added to the hand-written evaluation, the race measured and the chains
+/// walked once for both.
 fn corrected(network: &Network, position: &Position) -> i32 {
     let empty = position.empty_points();
     let race = Race::of(position, empty);
-    classic_of(position, empty, race)
-        + network.output(|inputs| gonnect_net::set_inputs(position, empty, race, inputs))
+    let mut tactics = 0;
+    let correction = network.output(|inputs| {
+        for_each_chain(
+            position,
+            position.side_to_move(),
+            empty,
+            |mine, chain, liberties| {
+                tactics += chain_tactics(mine, chain, liberties);
+                gonnect_net::chain_inputs(mine, chain, liberties, |i| inputs.add(i));
+            },
+        );
+        gonnect_net::race_inputs(race, |i| inputs.add(i));
+    });
+    race_score(race) + TEMPO + tactics + correction
 }
 
 impl Evaluate for Gonnect {

@@ -18,8 +18,8 @@ use std::sync::LazyLock;
 use tavola_sdk::games::gonnect::{Bitboard, Gonnect, Position};
 use tavola_sdk::Position as _;
 
-use super::gonnect::Race;
-use super::net::{Inputs, Learned, Network};
+use super::gonnect::{for_each_chain, Race};
+use super::net::{Learned, Network};
 
 /// The points of the board.
 const POINTS: usize = 169;
@@ -38,34 +38,25 @@ static NETWORK: LazyLock<Network> = LazyLock::new(|| {
         .expect("the shipped network reads")
 });
 
-/// Sets the inputs of `position` (whose empty points and race are measured) in `inputs`.
+/// Calls `add` with the inputs of one chain, the mover's (`mine`) or the opponent's, with
+/// `liberties` liberties.
 #[inline]
-pub(super) fn set_inputs(
-    position: &Position,
-    empty: Bitboard,
-    race: Race,
-    inputs: &mut Inputs<'_>,
+pub(super) fn chain_inputs(
+    mine: bool,
+    chain: Bitboard,
+    liberties: u32,
+    mut add: impl FnMut(usize),
 ) {
-    features_of(position, empty, race, |i| inputs.add(i));
+    let side = if mine { 0 } else { 4 };
+    let plane = side + liberties.clamp(1, 4) as usize - 1;
+    for stone in chain {
+        add(plane * POINTS + stone.index());
+    }
 }
 
-/// Calls `add` with each input of `position` that is set.
+/// Calls `add` with the distance inputs of `race`.
 #[inline]
-fn features_of(position: &Position, empty: Bitboard, race: Race, mut add: impl FnMut(usize)) {
-    let me = position.side_to_move();
-    for (side, color) in [me, me.other()].into_iter().enumerate() {
-        let stones = position.stones(color);
-        let mut rest = stones;
-        while let Some(point) = rest.first() {
-            let chain = point.bitboard().flood(stones);
-            rest &= !chain;
-            let liberties = (chain.neighbours() & empty).count().clamp(1, 4) as usize;
-            let plane = side * 4 + liberties - 1;
-            for stone in chain {
-                add(plane * POINTS + stone.index());
-            }
-        }
-    }
+pub(super) fn race_inputs(race: Race, mut add: impl FnMut(usize)) {
     let (mine, mine_other) = race.mine;
     let (theirs, theirs_other) = race.theirs;
     for (k, d) in [mine, mine_other, theirs, theirs_other]
@@ -82,9 +73,13 @@ impl Learned for Gonnect {
     const INPUTS: usize = INPUTS;
 
     #[inline]
-    fn features(position: &Position, add: impl FnMut(usize)) {
+    fn features(position: &Position, mut add: impl FnMut(usize)) {
         let empty = position.empty_points();
-        features_of(position, empty, Race::of(position, empty), add);
+        let me = position.side_to_move();
+        for_each_chain(position, me, empty, |mine, chain, liberties| {
+            chain_inputs(mine, chain, liberties, &mut add);
+        });
+        race_inputs(Race::of(position, empty), add);
     }
 
     /// The square's eight symmetries (turns and reflections): the rules treat both axes and
