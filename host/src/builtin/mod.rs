@@ -52,6 +52,34 @@ pub trait Evaluate: Game {
     /// The search's prunings and reductions this game uses (none by default): each one a match
     /// showed to gain in this game.
     const HEURISTICS: search::Heuristics = search::Heuristics::NONE;
+
+    /// What the game's opening knowledge says of `position` (Gonnect: its first move and the
+    /// swap), drawing from `rng` to choose among equally good moves; [`Opening::Search`] by
+    /// default.
+    fn opening(_position: &Self::Position, _rng: &mut StdRng) -> Opening<Self::Move> {
+        Opening::Search
+    }
+}
+
+/// What a game's opening knowledge says of a position ([`Evaluate::opening`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Opening<M> {
+    /// Nothing: the search decides.
+    Search,
+    /// Play `mv` without searching; `why` is shown with it.
+    Play {
+        /// The move.
+        mv: M,
+        /// Where it comes from, in a few words.
+        why: String,
+    },
+    /// Let the search decide, but never on `mv`; `why` is shown with the search's first report.
+    Avoid {
+        /// The move left out.
+        mv: M,
+        /// Why, in a few words.
+        why: String,
+    },
 }
 
 /// How strongly and how long the built-in bot plays: the parsed options.
@@ -355,6 +383,31 @@ impl<G: Evaluate> BuiltinBrain<G> {
         limits: Limits,
         control: &Control,
     ) -> Iteration<G::Move> {
+        match G::opening(position, &mut self.rng) {
+            Opening::Search => self.searcher.exclude_root_moves(&[]),
+            Opening::Play { mv, why } => {
+                control.report(SearchInfo {
+                    pv: mv.to_string(),
+                    message: why,
+                    ..SearchInfo::default()
+                });
+                return Iteration {
+                    depth: 0,
+                    seldepth: 0,
+                    value: 0,
+                    nodes: 0,
+                    elapsed: Duration::ZERO,
+                    pv: vec![mv],
+                };
+            }
+            Opening::Avoid { mv, why } => {
+                control.report(SearchInfo {
+                    message: why,
+                    ..SearchInfo::default()
+                });
+                self.searcher.exclude_root_moves(&[mv]);
+            }
+        }
         let mut report = |iteration: &Iteration<G::Move>| control.report(search_info(iteration));
         let found = self
             .searcher
@@ -514,6 +567,44 @@ mod tests {
         let mut bot = brain(&[("depth", "30")], 1);
         let mv = bot.choose(&request, &control).unwrap();
         assert!(request.position.parse_move(&mv).is_ok());
+    }
+
+    #[test]
+    fn gonnect_opens_and_swaps_from_its_table_at_every_level() {
+        use tavola_sdk::games::gonnect::{Gonnect, Move, Point};
+
+        use crate::builtin::eval::gonnect_book;
+
+        let gonnect = |text: &str| {
+            let position = Gonnect::parse_position(text, None).unwrap();
+            Request::<Gonnect>::new(text.to_owned(), Vec::new(), position, clocks(None, None, 0))
+        };
+        let start = Gonnect::start(None).unwrap().to_string();
+        for level in ["1", "5", "10"] {
+            let options = [("level".to_owned(), level.to_owned())];
+            let mut bot = BuiltinBrain::<Gonnect>::from_options(&options, 5).unwrap();
+            let control = Control::default();
+            let first = bot.choose(&gonnect(&start), &control).unwrap();
+            let info = control.info.lock().unwrap().clone().expect("a report");
+            assert_eq!(info.pv, first);
+            assert!(info.message.contains("first-move table"), "{info:?}");
+            let point: Point = first.parse().unwrap();
+            let score = gonnect_book::black_score(point);
+            assert!(
+                (400..=600).contains(&score),
+                "level {level}: {first} {score}"
+            );
+        }
+        // After the first stone, White swaps the ones that favour Black and only those.
+        let options = [("depth".to_owned(), "1".to_owned())];
+        let mut bot = BuiltinBrain::<Gonnect>::from_options(&options, 5).unwrap();
+        for point in Point::ALL {
+            let mut request = gonnect(&start);
+            request.position.play_unchecked(Move::Place(point));
+            let answer = bot.choose(&request, &Control::default()).unwrap();
+            let favours_black = gonnect_book::black_score(point) > 500;
+            assert_eq!(answer == "swap", favours_black, "{point}: {answer}");
+        }
     }
 
     #[test]

@@ -192,6 +192,8 @@ pub struct Searcher<G: Evaluate> {
     after_null: Vec<bool>,
     /// The prunings it uses: the game's ([`Evaluate::HEURISTICS`]) unless set otherwise.
     heuristics: Heuristics,
+    /// Root moves the search must not play ([`Searcher::exclude_root_moves`]).
+    excluded: Vec<G::Move>,
 }
 
 /// What a running search needs besides its state.
@@ -291,12 +293,21 @@ impl<G: Evaluate> Searcher<G> {
             root_depth: 0,
             after_null: vec![false; MAX_PLY + 2],
             heuristics: G::HEURISTICS,
+            excluded: Vec::new(),
         }
     }
 
     /// Uses `pruning` instead of the game's own (for matches that measure one).
     pub fn set_heuristics(&mut self, pruning: Heuristics) {
         self.heuristics = pruning;
+    }
+
+    /// Makes the searches that follow leave `moves` out at the root, as if they were illegal
+    /// (UCI's `go searchmoves`, the other way round); an empty list, the default, leaves none
+    /// out. A position whose every legal move is excluded is searched with all of them.
+    pub fn exclude_root_moves(&mut self, moves: &[G::Move]) {
+        self.excluded.clear();
+        self.excluded.extend_from_slice(moves);
     }
 
     /// Forgets everything learnt (a new game): the same searches then give the same results.
@@ -375,11 +386,26 @@ impl<G: Evaluate> Searcher<G> {
         }
         let mut best = best.expect("at least one iteration ran");
         if best.pv.is_empty() {
-            let moves = position.legal_moves();
+            let moves = self.root_moves(position);
             assert!(!moves.is_empty(), "searched a finished position {position}");
             best.pv.push(moves[0]);
         }
         best
+    }
+
+    /// The legal moves of the root `position` less the excluded ones (all of them if every one
+    /// is excluded).
+    fn root_moves(&self, position: &G::Position) -> Vec<G::Move> {
+        let mut moves = position.legal_moves();
+        self.exclude_at_root(&mut moves);
+        moves
+    }
+
+    /// Removes the excluded moves from the root's `moves`, unless that would leave none.
+    fn exclude_at_root(&self, moves: &mut Vec<G::Move>) {
+        if !self.excluded.is_empty() && moves.iter().any(|mv| !self.excluded.contains(mv)) {
+            moves.retain(|mv| !self.excluded.contains(mv));
+        }
     }
 
     /// Starts a search: the clock, a new table generation, the counters reset.
@@ -582,6 +608,9 @@ impl<G: Evaluate> Searcher<G> {
         let mut order = std::mem::take(&mut self.order[ply]);
         moves.clear();
         position.generate_moves(&mut moves);
+        if ply == 0 {
+            self.exclude_at_root(&mut moves);
+        }
         self.score_moves(position, &moves, &mut order, hash_move, ply);
 
         let side = position.side_to_move().index();
@@ -817,7 +846,7 @@ impl<G: Evaluate> Searcher<G> {
         let run = self.begin(stop, limits);
         self.root_depth = depth;
         let mut scored = Vec::new();
-        for mv in position.legal_moves() {
+        for mv in self.root_moves(position) {
             let mut child = position.clone();
             child.play_unchecked(mv);
             let mut value = 0;
@@ -923,6 +952,39 @@ mod tests {
         // Depth 1 always finishes, nothing deeper starts.
         assert_eq!(found.depth, 1, "{found:?}");
         assert!(position.is_legal(found.pv[0]));
+    }
+
+    #[test]
+    fn excluded_root_moves_are_never_played() {
+        let depth = |depth| Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let stop = AtomicBool::new(false);
+        // The quickest win (a1c1 or a1c2) excluded: another move, and not a win in one.
+        let position = Ataxx::parse_position("7/7/7/7/7/7/x2o3 x 0 1", None).unwrap();
+        let mut searcher = Searcher::<Ataxx>::new(1);
+        let wins: Vec<_> = ["a1c1", "a1c2"]
+            .iter()
+            .map(|text| position.parse_move(text).unwrap())
+            .collect();
+        searcher.exclude_root_moves(&wins);
+        let found = searcher.search(&position, depth(4), &stop, &mut |_| {});
+        assert!(!wins.contains(&found.pv[0]), "{found:?}");
+        assert_ne!(found.score(), Score::Mate(1), "{found:?}");
+        // Stopped before the first iteration ends, and by the weaker levels' scoring.
+        let stopped = searcher.search(&position, depth(4), &AtomicBool::new(true), &mut |_| {});
+        assert!(!wins.contains(&stopped.pv[0]), "{stopped:?}");
+        let scored = searcher.score_root_moves(&position, 2, Limits::default(), &stop);
+        assert_eq!(scored.len(), position.legal_moves().len() - 2);
+        assert!(scored.iter().all(|(mv, _)| !wins.contains(mv)));
+        // Every move excluded: all of them are searched; none: the win again.
+        searcher.exclude_root_moves(&position.legal_moves());
+        let found = searcher.search(&position, depth(4), &stop, &mut |_| {});
+        assert_eq!(found.score(), Score::Mate(1), "{found:?}");
+        searcher.exclude_root_moves(&[]);
+        let found = searcher.search(&position, depth(4), &stop, &mut |_| {});
+        assert!(wins.contains(&found.pv[0]), "{found:?}");
     }
 
     #[test]

@@ -17,9 +17,9 @@ use std::sync::LazyLock;
 use tavola_sdk::games::gonnect::{Bitboard, Gonnect, Point, Position, SIZE};
 use tavola_sdk::{Color, Game, Position as _};
 
-use super::gonnect_net;
 use super::net::{EvalChoice, Learned as _, Network};
-use crate::builtin::{level, Evaluate, Level, LEVELS as DEFAULT_LEVELS};
+use super::{gonnect_book, gonnect_net};
+use crate::builtin::{level, Evaluate, Level, Opening, LEVELS as DEFAULT_LEVELS};
 
 /// The evaluation Gonnect's searches use unless told otherwise: the hand-written one with the
 /// shipped network's correction (+81 ± 31 Elo against the hand-written one alone, H1 after 542
@@ -219,6 +219,14 @@ impl Evaluate for Gonnect {
         levels[5] = level(2, 0, 16);
         levels
     };
+
+    /// The first move and the swap from a table measured by self-play ([`gonnect_book`]).
+    fn opening(
+        position: &<Gonnect as Game>::Position,
+        rng: &mut rand::rngs::StdRng,
+    ) -> Opening<<Gonnect as Game>::Move> {
+        gonnect_book::opening(position, rng)
+    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ pub mod ataxx_net;
 pub mod dama;
 pub mod dama_net;
 pub mod gonnect;
+pub mod gonnect_book;
 pub mod gonnect_net;
 pub mod net;
 pub mod tablut;
