@@ -24,7 +24,7 @@
 
 use rand::rngs::StdRng;
 use rand::Rng;
-use tavola_sdk::games::gonnect::{Move, Point, Position};
+use tavola_sdk::games::gonnect::{Move, Point, Position, SIZE};
 use tavola_sdk::{Color, Position as _};
 
 use crate::builtin::Opening;
@@ -66,7 +66,7 @@ pub const FIRST_MOVES: [(u8, u8, u16); 28] = [
 
 /// The class of `point`: the image with `column <= row <= 6`.
 fn class(point: Point) -> (u8, u8) {
-    let last = 12;
+    let last = SIZE - 1;
     let x = point.column().min(last - point.column());
     let y = point.row().min(last - point.row());
     (x.min(y), x.max(y))
@@ -115,10 +115,7 @@ pub fn opening(position: &Position, rng: &mut StdRng) -> Opening<Move> {
         };
     }
     if white == 0 && black == 1 && position.is_legal(Move::Swap) {
-        let Some(stone) = Point::ALL
-            .into_iter()
-            .find(|&p| position.stone(p) == Some(Color::Black))
-        else {
+        let Some(stone) = position.stones(Color::Black).first() else {
             return Opening::Search;
         };
         let score = black_score(stone);
