@@ -126,3 +126,58 @@ fn uai_with_another_player() {
     assert_legal::<Ataxx>(&["b6"], &best);
     engine.quit();
 }
+
+/// The `info` line's `depth` and `nodes` figures.
+fn depth_and_nodes(line: &str) -> (u32, u64) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let after = |key: &str| {
+        let at = words.iter().position(|w| *w == key).unwrap();
+        words[at + 1].to_owned()
+    };
+    (
+        after("depth").parse().unwrap(),
+        after("nodes").parse().unwrap(),
+    )
+}
+
+#[test]
+fn go_depth_nodes_and_infinite_bind_the_built_in_bot() {
+    let mut engine = EngineProcess::start(&["ugi", "--game", "ataxx"]);
+    engine.send("uginewgame");
+    engine.send("position startpos moves b6");
+    // No clock: the depth alone ends the search, however loaded the machine.
+    engine.send("go depth 4");
+    let said = engine.until("bestmove");
+    let infos: Vec<&String> = said
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(depth_and_nodes(infos.last().unwrap()).0, 4, "{said:?}");
+    assert_legal::<Ataxx>(
+        &["b6"],
+        said.last().unwrap().trim_start_matches("bestmove "),
+    );
+    // A node budget: the deepest report stays within it.
+    engine.send("go nodes 3000");
+    let said = engine.until("bestmove");
+    for line in said.iter().filter(|l| l.starts_with("info depth")) {
+        assert!(depth_and_nodes(line).1 <= 3000, "{line}");
+    }
+    // `go infinite` answers only once stopped, even when its search has ended (depth 1 ends
+    // at once): a `stop` it did not get leaves it waiting.
+    engine.send("go depth 1 infinite");
+    engine.until("info depth 1");
+    engine.send("isready");
+    let said = engine.until("readyok");
+    assert!(!said.iter().any(|l| l.starts_with("bestmove")), "{said:?}");
+    engine.send("stop");
+    let best = engine.bestmove();
+    assert_legal::<Ataxx>(&["b6"], &best);
+    // A host that moves on without `stop` gets its answer first.
+    engine.send("go infinite");
+    engine.send("position startpos");
+    engine.send("isready");
+    let said = engine.until("readyok");
+    assert!(said.iter().any(|l| l.starts_with("bestmove")), "{said:?}");
+    engine.quit();
+}

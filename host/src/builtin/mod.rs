@@ -11,7 +11,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use tavola_sdk::{Game, Position, SearchInfo};
 
-use crate::seat::{Answer, Brain, Choice, Control, Request, SeatFailure, TypedAnswer};
+use crate::seat::{Answer, Brain, Choice, Control, MoveLimits, Request, SeatFailure, TypedAnswer};
 
 pub mod bench;
 pub mod eval;
@@ -354,20 +354,31 @@ impl<G: Evaluate> BuiltinBrain<G> {
         BuiltinBrain::new(settings, seed)
     }
 
-    /// The limits of one move under these settings and `clocks`.
-    fn limits(&self, clocks: &tavola_sdk::abi::Clocks) -> Limits {
+    /// The limits of one move under these settings, `clocks` and what the host `asked` (the
+    /// lower of its depth or node limit and the settings' own, so that a level stays a level).
+    fn limits(&self, clocks: &tavola_sdk::abi::Clocks, asked: MoveLimits) -> Limits {
+        fn lower<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+            match (a, b) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            }
+        }
         let mut limits = time::limits(clocks, self.settings.movetime);
-        limits.depth = self.settings.depth;
-        limits.nodes = self.settings.nodes;
+        limits.depth = lower(self.settings.depth, asked.depth);
+        limits.nodes = lower(self.settings.nodes, asked.nodes);
         let divisor = self.settings.time_divisor;
-        if divisor > 1 {
+        if asked.infinite {
+            // Until the host says stop (or the depth or node limit ends it).
+            limits.soft = None;
+            limits.hard = None;
+        } else if divisor > 1 {
             // A weaker level: a share of the time (its depth limit may end the search sooner).
             limits.soft = limits.soft.map(|t| t / divisor);
             limits.hard = limits.hard.map(|t| t / divisor);
         } else if self.settings.movetime.is_none()
             && clocks.own_ms.is_none()
             && clocks.movetime_ms.is_none()
-            && (self.settings.depth.is_some() || self.settings.nodes.is_some())
+            && (limits.depth.is_some() || limits.nodes.is_some())
         {
             // Untimed with a depth or node limit: that limit alone decides.
             limits.soft = None;
@@ -485,7 +496,7 @@ impl<G: Evaluate> BuiltinBrain<G> {
                 "asked to move in a finished game".to_owned(),
             ));
         }
-        let limits = self.limits(&request.clocks);
+        let limits = self.limits(&request.clocks, request.limits);
         eval::ataxx::set_weights(self.settings.ataxx_weights.unwrap_or(eval::ataxx::WEIGHTS));
         eval::dama::set_choice(self.settings.dama_eval.unwrap_or(eval::dama::DEFAULT));
         eval::gonnect::set_choice(self.settings.gonnect_eval.unwrap_or(eval::gonnect::DEFAULT));
@@ -623,7 +634,7 @@ mod tests {
     #[test]
     fn each_level_takes_at_most_half_the_time_and_one_ply_less_than_the_next() {
         let limits = |level: &str, clocks: &tavola_sdk::abi::Clocks| {
-            brain(&[("level", level)], 1).limits(clocks)
+            brain(&[("level", level)], 1).limits(clocks, MoveLimits::default())
         };
         for clocks in [
             clocks(None, None, 0),
@@ -648,8 +659,55 @@ mod tests {
             }
         }
         // An explicit depth without a clock still searches to that depth, whatever it takes.
-        let deep = brain(&[("depth", "9")], 1).limits(&clocks(None, None, 0));
+        let deep =
+            brain(&[("depth", "9")], 1).limits(&clocks(None, None, 0), MoveLimits::default());
         assert_eq!((deep.depth, deep.hard), (Some(9), None));
+    }
+
+    #[test]
+    fn the_hosts_depth_node_and_infinite_limits_bind_under_the_settings_own() {
+        let untimed = clocks(None, None, 0);
+        let asked = |depth, nodes, infinite| MoveLimits {
+            depth,
+            nodes,
+            infinite,
+        };
+        // `go depth 4` with no clock: four plies, however long they take.
+        let l = brain(&[], 1).limits(&untimed, asked(Some(4), None, false));
+        assert_eq!(
+            (l.depth, l.nodes, l.soft, l.hard),
+            (Some(4), None, None, None)
+        );
+        let l = brain(&[], 1).limits(&untimed, asked(None, Some(5000), false));
+        assert_eq!((l.depth, l.nodes, l.hard), (None, Some(5000), None));
+        // The lower of the two limits: a level or a seat's own limit stays.
+        let l = brain(&[("depth", "3")], 1).limits(&untimed, asked(Some(8), None, false));
+        assert_eq!(l.depth, Some(3));
+        let l = brain(&[("nodes", "900")], 1).limits(&untimed, asked(None, Some(5000), false));
+        assert_eq!(l.nodes, Some(900));
+        let l = brain(&[("level", "5")], 1).limits(&untimed, asked(Some(1), None, false));
+        assert_eq!(l.depth, Some(1));
+        // With a clock, the clock still bounds the move.
+        let timed = clocks(Some(60_000), Some(60_000), 0);
+        let l = brain(&[], 1).limits(&timed, asked(Some(30), None, false));
+        assert_eq!(l.depth, Some(30));
+        assert!(l.hard.is_some());
+        // `go infinite`: no time limit of its own, even on a clock.
+        let l = brain(&[], 1).limits(&timed, asked(None, None, true));
+        assert_eq!((l.soft, l.hard), (None, None));
+        // Nothing asked: the bot's own default for an untimed move.
+        let l = brain(&[], 1).limits(&untimed, MoveLimits::default());
+        assert_eq!(l.hard, Some(time::UNTIMED));
+    }
+
+    #[test]
+    fn a_depth_asked_by_the_host_ends_the_search_there() {
+        let mut request = request("x5o/7/7/7/7/7/o5x x 0 1");
+        request.limits.depth = Some(2);
+        let control = Control::default();
+        brain(&[], 1).choose(&request, &control).unwrap();
+        let info = control.info.lock().unwrap().clone().expect("a report");
+        assert_eq!(info.depth, 2);
     }
 
     #[test]

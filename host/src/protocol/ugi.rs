@@ -12,13 +12,17 @@
 //! setoption name K value V   the player's option K=V, from the next game on
 //! uginewgame                 a new game: new players, the start position
 //! position startpos|fen F [moves M ...]
-//! go [p1time MS p2time MS p1inc MS p2inc MS | movetime MS | infinite]
-//!                            info ... lines while thinking, then bestmove M
+//! go [p1time MS p2time MS p1inc MS p2inc MS | movetime MS | depth N | nodes N | infinite]
+//!                            info ... lines while thinking, then bestmove M (after
+//!                            infinite, only once stopped)
 //! stop                       asks the player to answer now
 //! query gameover|p1turn|result
 //!                            response true|false, response p1win|p2win|draw|none
 //! quit
 //! ```
+//!
+//! `depth` and `nodes` bind the built-in bot (the lower of them and its own options' limits);
+//! other players have no such limits and play on the clocks.
 //!
 //! Bad input gets one `info string error: ...` line and the engine goes on; a player that fails
 //! (crashes, errs, answers an illegal move) gets an `info string error` line and `bestmove 0000`,
@@ -32,7 +36,7 @@ use std::time::Duration;
 use tavola_sdk::{Color, Game, Outcome, Position, SearchInfo};
 
 use crate::builtin::Evaluate;
-use crate::seat::{self, Request, Seat, SeatFailure, SeatSpec, StopHandle};
+use crate::seat::{self, MoveLimits, Request, Seat, SeatFailure, SeatSpec, StopHandle};
 use crate::text_ui::{seat_for, GameSetup};
 
 /// Which protocol the engine speaks: UGI, or its Ataxx ancestor UAI (`uai`/`uaiok`,
@@ -74,6 +78,8 @@ fn send(out: &Out, line: &str) {
 /// A search on its thread: the seat comes back with the answer.
 struct Running<G: Game> {
     stop: StopHandle,
+    /// `go infinite`: the answer waits for `stop`.
+    infinite: bool,
     thread: JoinHandle<Seat<G>>,
 }
 
@@ -288,6 +294,11 @@ impl<G: Evaluate> Engine<G> {
         };
         let mut clocks = seat::clocks(own, opponent, increment);
         clocks.movetime_ms = go.movetime.into();
+        let limits = MoveLimits {
+            depth: go.depth,
+            nodes: go.nodes,
+            infinite: go.infinite,
+        };
         let mut seat = match self.seats[me.index()].take() {
             Some(seat) => seat,
             None => match self.new_seat(me) {
@@ -298,16 +309,18 @@ impl<G: Evaluate> Engine<G> {
                 }
             },
         };
-        let request = Request::new(
+        let mut request = Request::new(
             self.start_text.clone(),
             self.moves.clone(),
             self.position.clone(),
             clocks,
         );
+        request.limits = limits;
         let out = Arc::clone(&self.out);
         let position = self.position.clone();
         seat.request(request);
         let stop = seat.stop_handle();
+        let stopped = stop.clone();
         let thread = thread::spawn(move || {
             // The player's reports as they come, then its answer.
             let mut reported: Option<SearchInfo> = None;
@@ -328,6 +341,10 @@ impl<G: Evaluate> Engine<G> {
             if let Some(info) = last.as_ref().filter(|_| last != reported) {
                 send(&out, &info_line(info));
             }
+            // After `go infinite` the answer waits for `stop`, even when the search ended.
+            while limits.infinite && !stopped.is_stopped() {
+                thread::sleep(Duration::from_millis(2));
+            }
             match answer {
                 Ok(text) => match position.parse_move(text.trim()) {
                     Ok(mv) => send(&out, &format!("bestmove {mv}")),
@@ -347,7 +364,14 @@ impl<G: Evaluate> Engine<G> {
             }
             seat
         });
-        self.running = Some((me, Running { stop, thread }));
+        self.running = Some((
+            me,
+            Running {
+                stop,
+                infinite: limits.infinite,
+                thread,
+            },
+        ));
     }
 
     fn new_seat(&self, color: Color) -> anyhow::Result<Seat<G>> {
@@ -369,9 +393,13 @@ impl<G: Evaluate> Engine<G> {
         Ok(seat_for::<G>(&spec, color, variant, &setup)?.seat)
     }
 
-    /// Waits for a running search to end (it prints its own `bestmove`), and keeps its seat.
+    /// Waits for a running search to end (it prints its own `bestmove`), and keeps its seat. An
+    /// infinite one is stopped first: a host that moves on without `stop` gets its answer too.
     fn finish_search(&mut self) {
         if let Some((color, running)) = self.running.take() {
+            if running.infinite {
+                running.stop.stop();
+            }
             if let Ok(seat) = running.thread.join() {
                 self.seats[color.index()] = Some(seat);
             }
@@ -407,6 +435,9 @@ struct Go {
     p1inc: u64,
     p2inc: u64,
     movetime: Option<u64>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    infinite: bool,
 }
 
 impl Go {
@@ -435,11 +466,14 @@ impl Go {
                 "binc" if uai => go.p1inc = number()?,
                 "winc" if uai => go.p2inc = number()?,
                 "movetime" => go.movetime = Some(number()?.max(1)),
-                // Limits only the built-in bot knows, and the host's clock bounds the move anyway.
-                "depth" | "nodes" | "mate" | "movestogo" => {
+                // The built-in bot's deepest search is 64 plies.
+                "depth" => go.depth = Some(number()?.clamp(1, 64) as u32),
+                "nodes" => go.nodes = Some(number()?.max(1)),
+                // The host's clock bounds the move anyway.
+                "mate" | "movestogo" => {
                     number()?;
                 }
-                "infinite" => {}
+                "infinite" => go.infinite = true,
                 other => return Err(format!("go: unknown argument {other:?}")),
             }
         }
@@ -463,7 +497,7 @@ mod tests {
                 p2time: Some(2000),
                 p1inc: 10,
                 p2inc: 20,
-                movetime: None
+                ..Go::default()
             }
         );
         assert_eq!(
@@ -480,5 +514,20 @@ mod tests {
             .contains("wtime"));
         let uai = Go::parse(&["wtime", "5", "btime", "7", "binc", "1"], Dialect::Uai).unwrap();
         assert_eq!((uai.p1time, uai.p2time, uai.p1inc), (Some(7), Some(5), 1));
+        let limits = Go::parse(
+            &["depth", "5", "nodes", "20000", "movestogo", "9"],
+            Dialect::Ugi,
+        )
+        .unwrap();
+        assert_eq!((limits.depth, limits.nodes), (Some(5), Some(20000)));
+        assert!(!limits.infinite);
+        assert_eq!(
+            Go::parse(&["depth", "999"], Dialect::Ugi).unwrap().depth,
+            Some(64)
+        );
+        assert!(Go::parse(&["infinite"], Dialect::Ugi).unwrap().infinite);
+        assert!(Go::parse(&["nodes", "many"], Dialect::Ugi)
+            .unwrap_err()
+            .contains("\"many\""));
     }
 }

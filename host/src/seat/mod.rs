@@ -166,6 +166,21 @@ pub struct Request<G: Game> {
     pub position: G::Position,
     /// The clocks at the moment of the request.
     pub clocks: Clocks,
+    /// What the host asks of this move beyond the clocks.
+    pub limits: MoveLimits,
+}
+
+/// What a host asks of one move beyond the clocks: UCI's and UGI's `go depth N`, `go nodes N`
+/// and `go infinite`. Only the built-in bot reads them; a plugin or an outside player sees the
+/// clocks alone (the plugin ABI has no such limits).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MoveLimits {
+    /// Search at most this many plies.
+    pub depth: Option<u32>,
+    /// Search at most this many nodes.
+    pub nodes: Option<u64>,
+    /// Search until stopped: no time limit of the bot's own.
+    pub infinite: bool,
 }
 
 impl<G: Game> Request<G> {
@@ -182,6 +197,7 @@ impl<G: Game> Request<G> {
             history: History::fresh(),
             position,
             clocks,
+            limits: MoveLimits::default(),
         }
     }
 
@@ -728,6 +744,12 @@ impl StopHandle {
     /// Asks the brain to answer now.
     pub fn stop(&self) {
         self.0.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the brain was asked to answer now (until its seat's next request).
+    #[must_use]
+    pub fn is_stopped(&self) -> bool {
+        self.0.stop_requested()
     }
 }
 
