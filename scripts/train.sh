@@ -1,17 +1,21 @@
 #!/bin/sh
 # Trains a learned evaluation of the built-in bot again, from self-play (issue 17).
 #
-#   scripts/train.sh GAME [OUT_DIR] [GAMES]
+#   scripts/train.sh GAME [OUT_DIR] [GAMES] [SEED] [EARLIER_POSITIONS...]
 #
-# GAME is ataxx, dama or gonnect; OUT_DIR defaults to tavola-runs/train-GAME, GAMES to 15000.
+# GAME is ataxx, dama or gonnect; OUT_DIR defaults to tavola-runs/train-GAME, GAMES to 15000,
+# SEED (of the self-play's openings) to 12. A next generation plays new openings (another SEED)
+# with the network built into `tavola` and learns from its own positions and the earlier ones:
+#   scripts/train.sh gonnect runs/gonnect-2 16000 13 runs/gonnect-1/positions.txt
 #
 # 1. Self-play: the built-in bot against itself at 5 000 and 8 000 nodes a move (Gonnect, whose
 #    nodes cost more, 3 000 and 5 000), untimed (so the games are the same on a busy machine),
 #    from random 8-ply openings, writing every position with its search score and the game's
 #    result to OUT_DIR/positions.txt. An interrupted run is resumed (the positions of the games
 #    it had finished are kept), a finished one not played again.
-# 2. Training: `tavola-trainer` fits the network to them and writes OUT_DIR/GAME.nnue (for
-#    Gonnect, a correction to the hand-written evaluation, fitted to the search scores alone).
+# 2. Training: `tavola-trainer` fits the network to them and to EARLIER_POSITIONS (paths from
+#    the repository's root, like OUT_DIR) and writes OUT_DIR/GAME.nnue (for Gonnect, a
+#    correction to the hand-written evaluation, fitted to the search scores alone).
 #
 # `builtin:GAME_network=OUT_DIR/GAME.nnue` plays with it: let an SPRT against `builtin` decide
 # (the README's "Learned evaluations" says how), then copy it over
@@ -20,7 +24,7 @@ set -eu
 case "${1:-}" in
     ataxx | dama | gonnect) game=$1 ;;
     *)
-        echo "usage: scripts/train.sh ataxx|dama|gonnect [OUT_DIR] [GAMES]" >&2
+        echo "usage: scripts/train.sh ataxx|dama|gonnect [OUT_DIR] [GAMES] [SEED] [EARLIER_POSITIONS...]" >&2
         exit 2
         ;;
 esac
@@ -29,6 +33,8 @@ cargo build --release -p tavola -p tavola-trainer
 bin=target/release
 out=${2:-tavola-runs/train-$game}
 games=${3:-15000}
+seed=${4:-12}
+shift $(($# < 4 ? $# : 4))
 if [ "$game" = gonnect ]; then
     # The network corrects the hand-written evaluation, learning the search's scores alone
     # (its results are too far from the positions: --lambda 1 or 0.5 lost to the evaluation).
@@ -45,8 +51,8 @@ else
 fi
 # shellcheck disable=SC2086
 "$bin/tavola" match --game "$game" "builtin:nodes=$fast" "builtin:nodes=$slow" --tc 0 \
-    --games "$games" --opening-plies 8 --concurrency 2 --seed 12 $run \
+    --games "$games" --opening-plies 8 --concurrency 2 --seed "$seed" $run \
     --positions "$out/positions.txt"
 # shellcheck disable=SC2086
-"$bin/tavola-trainer" --game "$game" "$out/positions.txt" --epochs "$epochs" $fit \
+"$bin/tavola-trainer" --game "$game" "$out/positions.txt" "$@" --epochs "$epochs" $fit \
     -o "$out/$game.nnue"

@@ -344,9 +344,21 @@ mod tests {
             );
             assert_eq!(corrected(&zero, &position), classic(&position));
         }
-        // The shipped network knows that being closer to connecting is better.
-        let short = board(rows_with(&[(6, "....XXXX.....")]), "X");
-        let long = board(rows_with(&[(6, "...XXXXXX....")]), "X");
+        // The shipped network knows that being closer to connecting is better, in positions
+        // that games reach: six stones each, White's the same in both, Black's in a line of six
+        // or in one of four and two in the corners.
+        let white = (10, "..O..O..O..O.");
+        let more_white = (2, ".O.......O...");
+        let short = board(
+            rows_with(&[
+                (0, "X...........X"),
+                (6, "....XXXX....."),
+                white,
+                more_white,
+            ]),
+            "X",
+        );
+        let long = board(rows_with(&[(6, "...XXXXXX...."), white, more_white]), "X");
         assert!(corrected(network, &long) > corrected(network, &short));
     }
 
