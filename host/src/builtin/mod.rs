@@ -357,15 +357,9 @@ impl<G: Evaluate> BuiltinBrain<G> {
     /// The limits of one move under these settings, `clocks` and what the host `asked` (the
     /// lower of its depth or node limit and the settings' own, so that a level stays a level).
     fn limits(&self, clocks: &tavola_sdk::abi::Clocks, asked: MoveLimits) -> Limits {
-        fn lower<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
-            match (a, b) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            }
-        }
         let mut limits = time::limits(clocks, self.settings.movetime);
-        limits.depth = lower(self.settings.depth, asked.depth);
-        limits.nodes = lower(self.settings.nodes, asked.nodes);
+        limits.depth = self.settings.depth.into_iter().chain(asked.depth).min();
+        limits.nodes = self.settings.nodes.into_iter().chain(asked.nodes).min();
         let divisor = self.settings.time_divisor;
         if asked.infinite {
             // Until the host says stop (or the depth or node limit ends it).
