@@ -3,9 +3,10 @@
 #
 #   scripts/train.sh GAME [OUT_DIR] [GAMES] [SEED] [EARLIER_POSITIONS...]
 #
-# GAME is ataxx, dama or gonnect; OUT_DIR defaults to tavola-runs/train-GAME, GAMES to 15000,
-# SEED (of the self-play's openings) to 12. A next generation plays new openings (another SEED)
-# with the network built into `tavola` and learns from its own positions and the earlier ones:
+# GAME is ataxx, dama, gonnect or tablut; OUT_DIR defaults to tavola-runs/train-GAME, GAMES to
+# 15000, SEED (of the self-play's openings) to 12. A next generation plays new openings (another
+# SEED) with the network built into `tavola` and learns from its own positions and the earlier
+# ones:
 #   scripts/train.sh gonnect runs/gonnect-2 16000 13 runs/gonnect-1/positions.txt
 #
 # 1. Self-play: the built-in bot against itself at 5 000 and 8 000 nodes a move (Gonnect, whose
@@ -14,17 +15,17 @@
 #    result to OUT_DIR/positions.txt. An interrupted run is resumed (the positions of the games
 #    it had finished are kept), a finished one not played again.
 # 2. Training: `tavola-trainer` fits the network to them and to EARLIER_POSITIONS (paths from
-#    the repository's root, like OUT_DIR) and writes OUT_DIR/GAME.nnue (for Gonnect, a
-#    correction to the hand-written evaluation, fitted to the search scores alone).
+#    the repository's root, like OUT_DIR) and writes OUT_DIR/GAME.nnue (for Gonnect
+#    and Tablut, a correction to the hand-written evaluation, fitted to the search scores alone).
 #
 # `builtin:GAME_network=OUT_DIR/GAME.nnue` plays with it: let an SPRT against `builtin` decide
 # (the README's "Learned evaluations" says how), then copy it over
 # host/src/builtin/eval/GAME.nnue to build it into `tavola`.
 set -eu
 case "${1:-}" in
-    ataxx | dama | gonnect) game=$1 ;;
+    ataxx | dama | gonnect | tablut) game=$1 ;;
     *)
-        echo "usage: scripts/train.sh ataxx|dama|gonnect [OUT_DIR] [GAMES] [SEED] [EARLIER_POSITIONS...]" >&2
+        echo "usage: scripts/train.sh ataxx|dama|gonnect|tablut [OUT_DIR] [GAMES] [SEED] [EARLIER_POSITIONS...]" >&2
         exit 2
         ;;
 esac
@@ -39,6 +40,9 @@ if [ "$game" = gonnect ]; then
     # The network corrects the hand-written evaluation, learning the search's scores alone
     # (its results are too far from the positions: --lambda 1 or 0.5 lost to the evaluation).
     fast=3000 slow=5000 epochs=12 fit="--lambda 0 --scale 100"
+elif [ "$game" = tablut ]; then
+    # A correction too, as Gonnect's (Tablut's scores are wider: half within +-260).
+    fast=5000 slow=8000 epochs=12 fit="--lambda 0 --scale 200"
 else
     fast=5000 slow=8000 epochs=30 fit=""
 fi

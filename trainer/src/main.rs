@@ -1,22 +1,23 @@
 //! `tavola-trainer`: trains the built-in bot's learned evaluations
-//! (`tavola::builtin::eval::net`: Ataxx, Dama and Gonnect) from the
+//! (`tavola::builtin::eval::net`: Ataxx, Dama, Gonnect and Tablut) from the
 //! training positions `tavola match --positions FILE` writes, and writes the network's file.
 //!
 //! ```sh
 //! cargo run --release -p tavola-trainer -- data.txt -o host/src/builtin/eval/ataxx.nnue
 //! cargo run --release -p tavola-trainer -- --game dama data.txt -o host/src/builtin/eval/dama.nnue
 //! cargo run --release -p tavola-trainer -- --game gonnect data.txt -o host/src/builtin/eval/gonnect.nnue
+//! cargo run --release -p tavola-trainer -- --game tablut data.txt -o host/src/builtin/eval/tablut.nnue
 //! ```
 //!
 //! Each position's target blends the game's result with its search score: `lambda * result +
 //! (1 - lambda) * sigmoid(score / scale)`; the network's output is a logit, trained by the squared
 //! error of its sigmoid against the target (Adam, mini-batches, a seeded shuffle: the same data and
 //! seed give the same network). Where the network corrects a hand-written evaluation
-//! ([`Learned::base`]: Gonnect), that evaluation over `scale` is added to the logit, so that the
-//! sum is what is fitted. A twentieth of the positions is held out and its loss reported each
-//! epoch. Where the game's board has symmetries that keep a position's value (Gonnect's square:
-//! eight), each position is learned in each of its images. The network is then quantised
-//! ([`Network`]) as the host reads it.
+//! ([`Learned::base`]: Gonnect, Tablut), that evaluation over `scale` is added to the logit, so
+//! that the sum is what is fitted. A twentieth of the positions is held out and its loss reported
+//! each epoch. Where the game's board has symmetries that keep a position's value (Gonnect's and
+//! Tablut's square boards: eight), each position is learned in each of its images. The network is
+//! then quantised ([`Network`]) as the host reads it.
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -32,6 +33,7 @@ use tavola::builtin::eval::net::{Learned, Network, HIDDEN};
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::games::dama::Dama;
 use tavola_sdk::games::gonnect::Gonnect;
+use tavola_sdk::games::tablut::Tablut;
 
 /// The games with a learned evaluation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -39,6 +41,7 @@ enum GameName {
     Ataxx,
     Dama,
     Gonnect,
+    Tablut,
 }
 
 /// Trains a learned evaluation of the built-in bot from training positions.
@@ -355,6 +358,7 @@ fn train(args: &Args) -> anyhow::Result<()> {
         GameName::Ataxx => train_game::<Ataxx>(args),
         GameName::Dama => train_game::<Dama>(args),
         GameName::Gonnect => train_game::<Gonnect>(args),
+        GameName::Tablut => train_game::<Tablut>(args),
     }
 }
 

@@ -106,6 +106,8 @@ pub struct Settings {
     pub dama_eval: Option<eval::net::EvalChoice>,
     /// A Gonnect evaluation other than the default (matches that measure one only).
     pub gonnect_eval: Option<eval::net::EvalChoice>,
+    /// A Tablut evaluation other than the default (matches that measure one only).
+    pub tablut_eval: Option<eval::net::EvalChoice>,
 }
 
 impl Default for Settings {
@@ -121,6 +123,7 @@ impl Default for Settings {
             heuristics: None,
             dama_eval: None,
             gonnect_eval: None,
+            tablut_eval: None,
         }
     }
 }
@@ -234,7 +237,7 @@ impl Settings {
                     w.network = true;
                     w.network_file = Some(network);
                 }
-                "dama_eval" | "gonnect_eval" => {
+                "dama_eval" | "gonnect_eval" | "tablut_eval" => {
                     let choice = match value.as_str() {
                         "network" => eval::net::EvalChoice::Network,
                         "classic" => eval::net::EvalChoice::Classic,
@@ -242,12 +245,14 @@ impl Settings {
                     };
                     *settings.eval_choice(key) = Some(choice);
                 }
-                "dama_network" | "gonnect_network" => {
+                "dama_network" | "gonnect_network" | "tablut_network" => {
                     let path = std::path::Path::new(value);
-                    let network = if key == "dama_network" {
-                        eval::net::load::<tavola_sdk::games::dama::Dama>(path)
-                    } else {
-                        eval::net::load::<tavola_sdk::games::gonnect::Gonnect>(path)
+                    let network = match key.as_str() {
+                        "dama_network" => eval::net::load::<tavola_sdk::games::dama::Dama>(path),
+                        "gonnect_network" => {
+                            eval::net::load::<tavola_sdk::games::gonnect::Gonnect>(path)
+                        }
+                        _ => eval::net::load::<tavola_sdk::games::tablut::Tablut>(path),
                     }
                     .map_err(|e| format!("{key}: {e}"))?;
                     *settings.eval_choice(key) = Some(eval::net::EvalChoice::File(network));
@@ -296,12 +301,15 @@ impl Settings {
         Ok(settings)
     }
 
-    /// The evaluation choice that the hidden option `key` (`dama_…` or `gonnect_…`) sets.
+    /// The evaluation choice that the hidden option `key` (`dama_…`, `gonnect_…` or
+    /// `tablut_…`) sets.
     fn eval_choice(&mut self, key: &str) -> &mut Option<eval::net::EvalChoice> {
         if key.starts_with("dama") {
             &mut self.dama_eval
-        } else {
+        } else if key.starts_with("gonnect") {
             &mut self.gonnect_eval
+        } else {
+            &mut self.tablut_eval
         }
     }
 }
@@ -494,6 +502,7 @@ impl<G: Evaluate> BuiltinBrain<G> {
         eval::ataxx::set_weights(self.settings.ataxx_weights.unwrap_or(eval::ataxx::WEIGHTS));
         eval::dama::set_choice(self.settings.dama_eval.unwrap_or(eval::dama::DEFAULT));
         eval::gonnect::set_choice(self.settings.gonnect_eval.unwrap_or(eval::gonnect::DEFAULT));
+        eval::tablut::set_choice(self.settings.tablut_eval.unwrap_or(eval::tablut::DEFAULT));
         let found = self.think(&request.position, limits, control);
         log::debug!(
             "builtin: depth {} score {:?} nodes {} pv {}",
@@ -773,6 +782,39 @@ mod tests {
         assert!(
             error.starts_with("gonnect_network: ")
                 && error.contains("not a Tavola Gonnect network"),
+            "{error}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_hidden_evaluation_options_choose_tablut_s_evaluation() {
+        use eval::net::{EvalChoice, Learned as _};
+        use tavola_sdk::games::gonnect::Gonnect;
+        use tavola_sdk::games::tablut::Tablut;
+        let parse =
+            |k: &str, v: &str| Settings::from_options::<Tablut>(&[(k.to_owned(), v.to_owned())]);
+        let classic = parse("tablut_eval", "classic").unwrap();
+        assert_eq!(classic.tablut_eval, Some(EvalChoice::Classic));
+        assert_eq!(classic.gonnect_eval, None, "Gonnect's is its own");
+        let error = parse("tablut_eval", "nnue").unwrap_err();
+        assert!(
+            error.contains("tablut_eval") && error.contains("nnue"),
+            "{error}"
+        );
+        let dir = std::env::temp_dir().join(format!("tavola-tablut-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let own = dir.join("tablut.nnue");
+        std::fs::write(&own, Tablut::shipped().to_bytes()).unwrap();
+        let chosen = parse("tablut_network", own.to_str().unwrap()).unwrap();
+        let loaded = eval::net::load::<Tablut>(&own).unwrap();
+        assert_eq!(chosen.tablut_eval, Some(EvalChoice::File(loaded)));
+        // Gonnect's network is not Tablut's: another number of inputs.
+        let gonnect = dir.join("gonnect.nnue");
+        std::fs::write(&gonnect, Gonnect::shipped().to_bytes()).unwrap();
+        let error = parse("tablut_network", gonnect.to_str().unwrap()).unwrap_err();
+        assert!(
+            error.starts_with("tablut_network: ") && error.contains("not a Tavola Tablut network"),
             "{error}"
         );
         std::fs::remove_dir_all(&dir).unwrap();

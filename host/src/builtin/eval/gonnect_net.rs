@@ -19,7 +19,7 @@ use tavola_sdk::games::gonnect::{Bitboard, Gonnect, Position};
 use tavola_sdk::Position as _;
 
 use super::gonnect::{for_each_chain, Race};
-use super::net::{Learned, Network};
+use super::net::{square_image, Learned, Network};
 
 /// The points of the board.
 const POINTS: usize = 169;
@@ -91,19 +91,7 @@ impl Learned for Gonnect {
             return index;
         }
         let (plane, point) = (index / POINTS, index % POINTS);
-        let (column, row) = (point % 13, point / 13);
-        let (column, row) = if symmetry & 4 != 0 {
-            (row, column)
-        } else {
-            (column, row)
-        };
-        let column = if symmetry & 1 != 0 {
-            12 - column
-        } else {
-            column
-        };
-        let row = if symmetry & 2 != 0 { 12 - row } else { row };
-        plane * POINTS + row * 13 + column
+        plane * POINTS + square_image(point, 13, symmetry)
     }
 
     /// The network corrects the hand-written evaluation: alone, it scores positions a stone

@@ -10,6 +10,7 @@ pub mod gonnect_book;
 pub mod gonnect_net;
 pub mod net;
 pub mod tablut;
+pub mod tablut_net;
 
 /// Positions from a seeded random playout of `G`'s start, for measuring an evaluation.
 #[cfg(test)]

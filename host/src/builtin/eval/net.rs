@@ -63,8 +63,33 @@ pub trait Learned: Game {
     fn shipped() -> &'static Network;
 }
 
-/// Which evaluation a game with a learned one searches with (Dama, Gonnect; Ataxx keeps its
-/// own weights, which also tune the hand-written evaluation).
+/// Square `index` (`row * side + column`) of a square board of `side` squares a side, under
+/// symmetry `symmetry` (below 8) of the board: transposed if bit 4 is set, then its columns
+/// reflected if bit 1 is, its rows if bit 2 is (0 is the identity). For the games whose rules
+/// treat the square's turns and reflections alike ([`Learned::image`]).
+#[must_use]
+pub fn square_image(index: usize, side: usize, symmetry: usize) -> usize {
+    let (column, row) = (index % side, index / side);
+    let (column, row) = if symmetry & 4 != 0 {
+        (row, column)
+    } else {
+        (column, row)
+    };
+    let column = if symmetry & 1 != 0 {
+        side - 1 - column
+    } else {
+        column
+    };
+    let row = if symmetry & 2 != 0 {
+        side - 1 - row
+    } else {
+        row
+    };
+    row * side + column
+}
+
+/// Which evaluation a game with a learned one searches with (Dama, Gonnect, Tablut; Ataxx keeps
+/// its own weights, which also tune the hand-written evaluation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EvalChoice {
     /// The learned network that ships with Tavola (`builtin:GAME_eval=network`).
@@ -263,8 +288,8 @@ impl Inputs<'_> {
 }
 
 /// The network of `G` in the file at `path`, read once per path and game for the whole process
-/// (the hidden options `builtin:ataxx_network=PATH`, `dama_network=PATH` and
-/// `gonnect_network=PATH`, which play a newly trained network against the shipped one before it
+/// (the hidden options `builtin:ataxx_network=PATH`, `dama_network=PATH`, `gonnect_network=PATH`
+/// and `tablut_network=PATH`, which play a newly trained network against the shipped one before it
 /// replaces it).
 ///
 /// # Errors
