@@ -237,18 +237,6 @@ mod tests {
     #[test]
     #[ignore]
     fn eval_speed() {
-        let positions = super::super::sample_positions::<Dama>(64);
-        for (name, choice) in [
-            ("network", EvalChoice::Network),
-            ("classic", EvalChoice::Classic),
-        ] {
-            set_choice(choice);
-            let (ns, sum) = super::super::time_per_call::<Dama>(&positions, 1_000_000);
-            println!(
-                "dama eval, {name}: {ns:.0} ns per call ({} positions, {sum})",
-                positions.len()
-            );
-        }
-        set_choice(DEFAULT);
+        super::super::print_eval_speeds::<Dama>("dama", set_choice, DEFAULT, 1_000_000);
     }
 }

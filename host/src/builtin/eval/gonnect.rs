@@ -367,18 +367,6 @@ mod tests {
     #[test]
     #[ignore]
     fn eval_speed() {
-        let positions = super::super::sample_positions::<Gonnect>(64);
-        for (name, choice) in [
-            ("network", EvalChoice::Network),
-            ("classic", EvalChoice::Classic),
-        ] {
-            set_choice(choice);
-            let (ns, sum) = super::super::time_per_call::<Gonnect>(&positions, 200_000);
-            println!(
-                "gonnect eval, {name}: {ns:.0} ns per call ({} positions, {sum})",
-                positions.len()
-            );
-        }
-        set_choice(DEFAULT);
+        super::super::print_eval_speeds::<Gonnect>("gonnect", set_choice, DEFAULT, 200_000);
     }
 }

@@ -54,3 +54,28 @@ pub(crate) fn time_per_call<G: super::Evaluate>(
     }
     (start.elapsed().as_nanos() as f64 / runs as f64, sum)
 }
+
+/// Prints the mean time of one evaluation of `game` ([`time_per_call`] over `runs` calls) with its
+/// shipped network and with the classic evaluation alone, chosen on this thread by `set`, which is
+/// given `default` again afterwards.
+#[cfg(test)]
+pub(crate) fn print_eval_speeds<G: super::Evaluate>(
+    game: &str,
+    set: fn(net::EvalChoice),
+    default: net::EvalChoice,
+    runs: usize,
+) {
+    let positions = sample_positions::<G>(64);
+    for (name, choice) in [
+        ("network", net::EvalChoice::Network),
+        ("classic", net::EvalChoice::Classic),
+    ] {
+        set(choice);
+        let (ns, sum) = time_per_call::<G>(&positions, runs);
+        println!(
+            "{game} eval, {name}: {ns:.0} ns per call ({} positions, {sum})",
+            positions.len()
+        );
+    }
+    set(default);
+}

@@ -503,18 +503,6 @@ mod tests {
     #[test]
     #[ignore]
     fn eval_speed() {
-        let positions = super::super::sample_positions::<Tablut>(64);
-        for (name, choice) in [
-            ("network", EvalChoice::Network),
-            ("classic", EvalChoice::Classic),
-        ] {
-            set_choice(choice);
-            let (ns, sum) = super::super::time_per_call::<Tablut>(&positions, 400_000);
-            println!(
-                "tablut eval, {name}: {ns:.0} ns per call ({} positions, {sum})",
-                positions.len()
-            );
-        }
-        set_choice(DEFAULT);
+        super::super::print_eval_speeds::<Tablut>("tablut", set_choice, DEFAULT, 400_000);
     }
 }
