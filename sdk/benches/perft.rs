@@ -12,7 +12,7 @@ use rand::SeedableRng;
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::games::dama::Dama;
 use tavola_sdk::games::gonnect::{self, Gonnect};
-use tavola_sdk::games::tablut::Tablut;
+use tavola_sdk::games::tablut::{self, Tablut};
 use tavola_sdk::{Game, Position};
 
 const ATAXX_POSITIONS: &[(&str, &str)] = &[
@@ -92,6 +92,44 @@ fn gonnect_replayed() -> gonnect::Position {
     position
 }
 
+/// A Tablut position reached from the start by `plies` seeded random moves that capture nothing
+/// and end nothing: its repetition list holds `plies + 1` states, all of which perft must check.
+fn tablut_shuffled(plies: usize) -> tablut::Position {
+    let mut rng = StdRng::seed_from_u64(5);
+    let mut position = Tablut::start(None).expect("the default variant exists");
+    while position.states_since_capture() <= plies {
+        let mut moves = position.legal_moves();
+        moves.shuffle(&mut rng);
+        let quiet = moves.into_iter().find_map(|mv| {
+            let mut next = position.clone();
+            next.play_unchecked(mv);
+            let quiet = position.captures(mv).is_empty() && !next.is_game_over();
+            quiet.then_some(next)
+        });
+        position = quiet.expect("a shuffle this short always has a quiet move");
+    }
+    position
+}
+
+/// Perft 3 of Tablut positions whose repetition lists are 0, 300 and 1 000 states long: the cost
+/// of the "seen before?" question as a capture-free game grows.
+fn tablut_history(c: &mut Criterion) {
+    let mut group = c.benchmark_group("tablut_history");
+    group.sample_size(10);
+    for plies in [0, 300, 1_000] {
+        let position = tablut_shuffled(plies);
+        group.throughput(Throughput::Elements(position.perft(3)));
+        group.bench_with_input(
+            BenchmarkId::new("perft3", plies),
+            &position,
+            |b, position| {
+                b.iter(|| black_box(position).perft(3));
+            },
+        );
+    }
+    group.finish();
+}
+
 /// Parses named position texts of `G`.
 fn parsed<G: Game>(positions: &[(&'static str, &str)]) -> Vec<(&'static str, G::Position)> {
     positions
@@ -148,6 +186,7 @@ fn dama(c: &mut Criterion) {
 fn tablut(c: &mut Criterion) {
     perft::<Tablut>(c, &[3, 4]);
     movegen::<Tablut>(c, &parsed::<Tablut>(TABLUT_POSITIONS));
+    tablut_history(c);
 }
 
 fn gonnect(c: &mut Criterion) {
