@@ -307,8 +307,16 @@ pub(super) fn cross_check(position: &Position) {
     for mv in moves {
         let (mut engine, mut model) = (position.clone(), naive.clone());
         let captured: Vec<Square> = engine.captures(mv).into_iter().collect();
+        let king_captured = engine.captures_king(mv);
         engine.play(mv).unwrap();
         assert_eq!(captured, model.play(mv), "captures of {mv} in {position}");
+        let model_king = model
+            .result
+            .is_some_and(|o| o.reason == EndReason::KingCaptured);
+        assert_eq!(
+            king_captured, model_king,
+            "king capture by {mv} in {position}"
+        );
         assert_eq!(engine.to_string(), model.text(), "{mv} in {position}");
         assert_eq!(engine.result, model.result, "{mv} in {position}");
     }

@@ -215,12 +215,16 @@ impl Position {
     }
 
     /// The enemy soldiers `mv` would capture, whether or not it is legal (the king, when
-    /// captured, is not among them: see [`crate::Position::outcome`]).
+    /// captured, is not among them: see [`Position::captures_king`]).
     #[must_use]
     pub fn captures(&self, mv: Move) -> Bitboard {
-        let mut after = self.clone();
-        after.move_piece(mv);
-        Bitboard::from_bits(after.victims(mv.to.index(), self.side).0)
+        Bitboard::from_bits(self.victims_of(mv).0)
+    }
+
+    /// Whether `mv` would capture the king (a win for Black), whether or not it is legal.
+    #[must_use]
+    pub fn captures_king(&self, mv: Move) -> bool {
+        self.victims_of(mv).1
     }
 
     /// The game is over by the last move's result or for want of a king (the endings that do

@@ -67,6 +67,15 @@ impl Position {
         victims(self.white, self.black, self.king, to, side)
     }
 
+    /// The enemy soldiers `mv` would capture and whether it would capture the king, worked out
+    /// on copies of the boards (no position is made), whether or not `mv` is legal.
+    #[inline]
+    pub(super) fn victims_of(&self, mv: Move) -> (u128, bool) {
+        let (mut white, mut black, mut king) = (self.white, self.black, self.king);
+        super::position::shift_piece(&mut white, &mut black, &mut king, mv);
+        victims(white, black, king, mv.to.index(), self.side)
+    }
+
     /// The number of legal moves after `mv` (legal here), as [`Position::count_moves`] would
     /// count them after [`crate::Position::play_unchecked`], without making the new position:
     /// perft's last ply but one. The same steps as `play_unchecked`: the piece moves, its
