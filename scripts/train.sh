@@ -22,6 +22,7 @@
 # (the README's "Learned evaluations" says how), then copy it over
 # host/src/builtin/eval/GAME.nnue to build it into `tavola`.
 set -eu
+cap=
 case "${1:-}" in
     ataxx | dama | gonnect | tablut) game=$1 ;;
     *)
@@ -41,8 +42,11 @@ if [ "$game" = gonnect ]; then
     # (its results are too far from the positions: --lambda 1 or 0.5 lost to the evaluation).
     fast=3000 slow=5000 epochs=12 fit="--lambda 0 --scale 100"
 elif [ "$game" = tablut ]; then
-    # A correction too, as Gonnect's (Tablut's scores are wider: half within +-260).
-    fast=5000 slow=8000 epochs=12 fit="--lambda 0 --scale 200"
+    # A correction too, as Gonnect's (Tablut's scores are wider: half within +-260). A side
+    # that thinks itself ahead may shuffle for tens of thousands of plies rather than repeat a
+    # state (which draws): such games are drawn at 1 000 plies, which changes no label (the
+    # network learns the search's scores alone).
+    fast=5000 slow=8000 epochs=12 fit="--lambda 0 --scale 200" cap="--max-plies 1000"
 else
     fast=5000 slow=8000 epochs=30 fit=""
 fi
@@ -55,7 +59,7 @@ else
 fi
 # shellcheck disable=SC2086
 "$bin/tavola" match --game "$game" "builtin:nodes=$fast" "builtin:nodes=$slow" --tc 0 \
-    --games "$games" --opening-plies 8 --concurrency 2 --seed "$seed" $run \
+    --games "$games" --opening-plies 8 --concurrency 2 --seed "$seed" $run $cap \
     --positions "$out/positions.txt"
 # shellcheck disable=SC2086
 "$bin/tavola-trainer" --game "$game" "$out/positions.txt" "$@" --epochs "$epochs" $fit \
