@@ -105,7 +105,7 @@ impl Evaluate for Ataxx {
         log_reductions: false,
         reverse_futility: Some(120),
         null_move: false,
-        late_moves: false,
+        late_moves: true,
         stable_time: false,
         iir: false,
         futility: None,
