@@ -15,8 +15,12 @@ cd "$(dirname "$0")/.."
 jobs=1 ladder=
 while [ $# -gt 0 ]; do
     case $1 in
-    -j) jobs=$2 && shift 2 ;;
+    -j)
+        [ $# -ge 2 ] || { echo "scripts/strength.sh: -j needs a number of games at once" >&2 && exit 2; }
+        jobs=$2 && shift 2
+        ;;
     --ladder) ladder=1 && shift ;;
+    -*) echo "scripts/strength.sh: unknown option $1 (known: -j N, --ladder)" >&2 && exit 2 ;;
     *) break ;;
     esac
 done
