@@ -105,11 +105,12 @@ impl Chunk {
             .all(|&(word, mask)| self.bloom[word] & mask != 0)
     }
 
-    /// Whether `hash` is in this chunk or an older one.
+    /// Whether `hash` is in this chunk or an older one. Each older chunk's filter holds fewer
+    /// hashes, so the walk stops at the first one that lets `hash` no further.
     fn holds(&self, hash: u64) -> bool {
-        self.may_hold(hash)
-            && std::iter::successors(Some(self), |c| c.older.as_deref())
-                .any(|c| c.hashes.contains(&hash))
+        std::iter::successors(Some(self), |c| c.older.as_deref())
+            .take_while(|c| c.may_hold(hash))
+            .any(|c| c.hashes.contains(&hash))
     }
 }
 
