@@ -519,10 +519,15 @@ impl<G: Evaluate> Searcher<G> {
         beta: i32,
         pv_node: bool,
     ) -> i32 {
-        self.nodes += 1;
         self.pv[ply].clear();
         // Taken first, so that no early return leaves it set for the next node at this ply.
         let after_null = std::mem::take(&mut self.after_null[ply]);
+        // A stopped search counts no more nodes: the re-searches its callers may still start on
+        // the way back up return at once, so a node limit is never passed.
+        if self.stopped {
+            return 0;
+        }
+        self.nodes += 1;
         self.poll_stop(run);
         if self.stopped {
             return 0;
@@ -752,6 +757,10 @@ impl<G: Evaluate> Searcher<G> {
             }
         }
         for &mv in &moves {
+            // Stopped in the move before: no more nodes.
+            if self.stopped {
+                break;
+            }
             let mut child = position.clone();
             child.play_unchecked(mv);
             self.nodes += 1;
@@ -987,17 +996,28 @@ mod tests {
         assert!(wins.contains(&found.pv[0]), "{found:?}");
     }
 
+    /// Searches `G`'s start with each node limit: never a node past it, and a legal move.
+    fn node_limits_hold<G: Evaluate>(limits: &[u64]) {
+        let position = G::start(None).unwrap();
+        let mut searcher = Searcher::<G>::new(1);
+        for &nodes in limits {
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let found = searcher.search(&position, limits, &AtomicBool::new(false), &mut |_| {});
+            assert!(searcher.nodes() <= nodes, "{} > {nodes}", searcher.nodes());
+            assert!(position.is_legal(found.pv[0]));
+        }
+    }
+
     #[test]
     fn a_node_limit_stops_the_search() {
-        let position = Ataxx::start(None).unwrap();
-        let mut searcher = Searcher::<Ataxx>::new(1);
-        let limits = Limits {
-            nodes: Some(5000),
-            ..Limits::default()
-        };
-        let found = searcher.search(&position, limits, &AtomicBool::new(false), &mut |_| {});
-        assert!(searcher.nodes() <= 5000 + 1, "{}", searcher.nodes());
-        assert!(position.is_legal(found.pv[0]));
+        // Each limit stops the search somewhere else in the tree: in a re-search, in the
+        // quiescence search.
+        node_limits_hold::<Ataxx>(&[1000, 2500, 5000, 7777, 12_345]);
+        node_limits_hold::<Dama>(&[1000, 5000, 12_345]);
+        node_limits_hold::<Tablut>(&[1000, 5000, 12_345]);
     }
 
     #[test]
