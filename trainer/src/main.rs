@@ -15,9 +15,9 @@
 //! seed give the same network). Where the network corrects a hand-written evaluation
 //! ([`Learned::base`]: Gonnect, Tablut), that evaluation over `scale` is added to the logit, so
 //! that the sum is what is fitted. A twentieth of the positions is held out and its loss reported
-//! each epoch. Where the game's board has symmetries that keep a position's value (Gonnect's and
-//! Tablut's square boards: eight), each position is learned in each of its images. The network is
-//! then quantised ([`Network`]) as the host reads it.
+//! each epoch. Where the game's board has symmetries that keep a position's value (the square
+//! boards of Ataxx, Gonnect and Tablut: eight), each position is learned in each of its images.
+//! The network is then quantised ([`Network`]) as the host reads it.
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;

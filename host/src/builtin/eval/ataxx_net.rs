@@ -1,25 +1,40 @@
 //! The inputs of the learned Ataxx evaluation ([`super::net`]): the board from the side to
-//! move's view, its pieces, the opponent's, the gaps (147 inputs, each 0 or 1), and the network
-//! that ships with Tavola (`ataxx.nnue`, 19 KB, compiled into the binary).
+//! move's view as its 36 windows of 2 x 2 squares, each in one of its 81 states (every square
+//! empty or a gap, the mover's, or the opponent's), and the gaps (2 965 inputs, each 0 or 1);
+//! and the network that ships with Tavola (`ataxx.nnue`, compiled into the binary).
+//!
+//! A window sees how its four pieces stand together (a piece beside a hole it could be taken
+//! through, a solid block), which single squares cannot; every position sets 36 window inputs
+//! and one per gap, so a position costs 36 rows of additions however full the board.
 
 use std::sync::LazyLock;
 
 use tavola_sdk::games::ataxx::{Ataxx, Position};
 use tavola_sdk::Position as _;
 
-use super::net::{Learned, Network};
+use super::net::{square_image, Learned, Network};
 
-/// The inputs: 49 squares each of the mover's pieces, the opponent's, and the gaps.
-pub const INPUTS: usize = 3 * 49;
+/// The windows: one for each square that is not on the top rank or the right file.
+const WINDOWS: usize = 36;
+/// The states of a window: three for each of its four squares.
+const STATES: usize = 81;
+/// Where the gaps' inputs start: after every window's states.
+const GAPS: usize = WINDOWS * STATES;
+/// The inputs: every state of every window, then the 49 squares' gaps.
+pub const INPUTS: usize = GAPS + 49;
 
-/// The three planes of inputs: the mover's pieces, the opponent's, the gaps.
-fn planes(position: &Position) -> [u64; 3] {
-    let me = position.side_to_move();
-    [
-        position.pieces(me).bits(),
-        position.pieces(me.other()).bits(),
-        position.gaps().bits(),
-    ]
+/// The input of the window whose lower-left square is `square` (row `square / 7`, file
+/// `square % 7`, both below 6), from the mover's pieces `me` and the opponent's `them`: digit
+/// `k` (base 3) is the window's square `k` (lower-left, lower-right, upper-left, upper-right),
+/// 1 where the mover's, 2 where the opponent's.
+#[inline]
+fn window(square: u32, me: u64, them: u64) -> usize {
+    // The window's four squares as bits 0, 1, 7 and 8 of the shifted boards.
+    let (me, them) = (me >> square, them >> square);
+    let digit = |bit: u32| ((me >> bit) & 1) + 2 * ((them >> bit) & 1);
+    let state = digit(0) + 3 * digit(1) + 9 * digit(7) + 27 * digit(8);
+    let (row, file) = (square / 7, square % 7);
+    (row * 6 + file) as usize * STATES + state as usize
 }
 
 /// The network that ships with Tavola (`ataxx.nnue`).
@@ -33,12 +48,39 @@ impl Learned for Ataxx {
 
     #[inline]
     fn features(position: &Position, mut add: impl FnMut(usize)) {
-        for (plane, mut bits) in planes(position).into_iter().enumerate() {
-            while bits != 0 {
-                add(plane * 49 + bits.trailing_zeros() as usize);
-                bits &= bits - 1;
+        let me = position.side_to_move();
+        let (mine, theirs) = (
+            position.pieces(me).bits(),
+            position.pieces(me.other()).bits(),
+        );
+        for row in 0..6 {
+            for file in 0..6 {
+                add(window(row * 7 + file, mine, theirs));
             }
         }
+        let mut gaps = position.gaps().bits();
+        while gaps != 0 {
+            add(GAPS + gaps.trailing_zeros() as usize);
+            gaps &= gaps - 1;
+        }
+    }
+
+    /// The square's turns and reflections keep every Ataxx position's value.
+    const SYMMETRIES: usize = 8;
+
+    fn image(index: usize, symmetry: usize) -> usize {
+        if index >= GAPS {
+            return GAPS + square_image(index - GAPS, 7, symmetry);
+        }
+        let (at, mut state) = (index / STATES, index % STATES);
+        // The window moves as a square of the 6 x 6 board of windows, and its four squares as
+        // those of a 2 x 2 board.
+        let mut image = 0;
+        for k in 0..4 {
+            image += (state % 3) * 3usize.pow(square_image(k, 2, symmetry) as u32);
+            state /= 3;
+        }
+        square_image(at, 6, symmetry) * STATES + image
     }
 
     fn shipped() -> &'static Network {
@@ -49,15 +91,109 @@ impl Learned for Ataxx {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tavola_sdk::Game;
+    use tavola_sdk::{Color, Game};
+
+    fn features(position: &Position) -> Vec<usize> {
+        let mut found = Vec::new();
+        Ataxx::features(position, |f| found.push(f));
+        found.sort_unstable();
+        found
+    }
+
+    /// The text of `position` turned and reflected by `symmetry` (as [`square_image`] moves a
+    /// square).
+    fn image_of(position: &Position, symmetry: usize) -> Position {
+        let mut board = ['.'; 49];
+        let pieces = [
+            (position.pieces(Color::White).bits(), 'x'),
+            (position.pieces(Color::Black).bits(), 'o'),
+            (position.gaps().bits(), '-'),
+        ];
+        for (bits, mark) in pieces {
+            for square in (0..49).filter(|s| bits >> s & 1 != 0) {
+                board[square_image(square, 7, symmetry)] = mark;
+            }
+        }
+        let rows: Vec<String> = (0..7)
+            .rev()
+            .map(|row| {
+                let mut text = String::new();
+                let mut empty = 0;
+                for &mark in &board[row * 7..row * 7 + 7] {
+                    if mark == '.' {
+                        empty += 1;
+                        continue;
+                    }
+                    if empty > 0 {
+                        text.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    text.push(mark);
+                }
+                if empty > 0 {
+                    text.push_str(&empty.to_string());
+                }
+                text
+            })
+            .collect();
+        let side = if position.side_to_move() == Color::White {
+            "x"
+        } else {
+            "o"
+        };
+        Ataxx::parse_position(&format!("{} {side} 0 1", rows.join("/")), None).unwrap()
+    }
 
     #[test]
-    fn the_features_are_the_movers_pieces_then_the_opponents_then_the_gaps() {
+    fn each_window_is_seen_in_its_state_from_the_movers_view() {
         let position = Ataxx::parse_position("x5o/7/7/3-3/7/7/o5x o 0 1", None).unwrap();
-        let mut found = Vec::new();
-        Ataxx::features(&position, |f| found.push(f));
-        // o to move: its pieces (a1, g7) first, then x's (g1, a7), then the gap d4.
-        assert_eq!(found, [0, 48, 49 + 6, 49 + 42, 98 + 24]);
+        // o to move: its a1 is the first window's lower-left square (digit 1), x's g1 the
+        // sixth's lower-right (2 * 3), x's a7 the 31st's upper-left (2 * 9), o's g7 the last's
+        // upper-right (27); the other 32 windows are empty; then the gap d4.
+        let mut expected: Vec<usize> = (0..WINDOWS).map(|w| w * STATES).collect();
+        expected[0] += 1;
+        expected[5] += 6;
+        expected[30] += 18;
+        expected[35] += 27;
+        expected.push(GAPS + 24);
+        assert_eq!(features(&position), expected);
+        // x to move: the same windows, mover and opponent swapped.
+        let other = Ataxx::parse_position("x5o/7/7/3-3/7/7/o5x x 0 1", None).unwrap();
+        let swapped = features(&other);
+        assert!(
+            swapped.contains(&2) && swapped.contains(&(5 * STATES + 3)),
+            "{swapped:?}"
+        );
+        assert!(swapped.iter().all(|&f| f < INPUTS));
+    }
+
+    #[test]
+    fn the_images_are_the_positions_turned_and_reflected() {
+        // Positions along a game that plays the first listed move but one, from a board with
+        // gaps; each image of each input is the input of the turned or reflected position.
+        let mut position = Ataxx::parse_position("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1", None).unwrap();
+        let mut checked = 0;
+        for ply in 0..40 {
+            for symmetry in 0..Ataxx::SYMMETRIES {
+                let mut images: Vec<usize> = features(&position)
+                    .iter()
+                    .map(|&f| Ataxx::image(f, symmetry))
+                    .collect();
+                images.sort_unstable();
+                assert_eq!(
+                    images,
+                    features(&image_of(&position, symmetry)),
+                    "ply {ply}, {symmetry}"
+                );
+                checked += 1;
+            }
+            let moves = position.legal_moves();
+            let Some(&mv) = moves.get(ply % moves.len().max(1)) else {
+                break;
+            };
+            position.play(mv).unwrap();
+        }
+        assert_eq!(checked, 40 * 8);
     }
 
     #[test]
@@ -65,6 +201,7 @@ mod tests {
         let network = Ataxx::shipped();
         let bytes = network.to_bytes();
         assert_eq!(bytes, include_bytes!("ataxx.nnue"));
+        assert_eq!(bytes.len(), super::super::net::file_size(INPUTS));
         let score = |position: &Position| network.evaluate::<Ataxx>(position);
         let start = Ataxx::start(None).unwrap();
         assert!(score(&start).abs() < 100, "{}", score(&start));

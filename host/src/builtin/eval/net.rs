@@ -4,7 +4,7 @@
 //!
 //! Trained by Tavola itself (`tavola-trainer`, from the positions of `tavola match --positions`:
 //! see the README's "Learned evaluations"); the weights ship in the repository (a `.nnue` file per
-//! game, a few kilobytes) and are compiled into the binary. The hidden layer's sums are made from
+//! game, 17 to 371 kilobytes) and are compiled into the binary. The hidden layer's sums are made from
 //! scratch for each position: a row of [`HIDDEN`] 16-bit additions per input that is set, which
 //! the compiler turns into vector instructions.
 //!
@@ -311,7 +311,7 @@ pub fn load<G: Learned>(path: &Path) -> Result<&'static Network, String> {
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let network =
         Network::from_bytes::<G>(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    // Kept for the rest of the process: one network a path, a few kilobytes each.
+    // Kept for the rest of the process: one network a path, at most a few hundred kilobytes each.
     let network: &'static Network = Box::leak(Box::new(network));
     loaded.insert(key, network);
     Ok(network)
