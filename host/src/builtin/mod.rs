@@ -268,8 +268,9 @@ impl Settings {
                 }
                 // Hidden: the search's heuristics other than the game's own, for the matches
                 // that decide them (`lmr=log|plain`, `rfp=MARGIN|off`, `nmp=on|off`,
-                // `lmp=on|off`, `tm=stable|plain`, `iir=on|off`, `fp=MARGIN|off`).
-                "lmr" | "rfp" | "nmp" | "lmp" | "tm" | "iir" | "fp" => {
+                // `lmp=on|off`, `tm=stable|plain`, `iir=on|off`, `fp=MARGIN|off`,
+                // `reduce=all|quiet`).
+                "lmr" | "rfp" | "nmp" | "lmp" | "tm" | "iir" | "fp" | "reduce" => {
                     let p = settings.heuristics.get_or_insert(G::HEURISTICS);
                     let bad = || format!("{key}={value:?} is not one of its values");
                     match (key.as_str(), value.as_str()) {
@@ -287,6 +288,8 @@ impl Settings {
                         ("iir", "off") => p.iir = false,
                         ("fp", "off") => p.futility = None,
                         ("fp", _) => p.futility = Some(number(key, value, 1..=10_000)?),
+                        ("reduce", "all") => p.late_noisy = true,
+                        ("reduce", "quiet") => p.late_noisy = false,
                         _ => return Err(bad()),
                     }
                 }
@@ -830,11 +833,18 @@ mod tests {
             Settings::from_options::<Ataxx>(&options)
         };
         assert_eq!(parse(&[]).unwrap().heuristics, None, "the game's own");
-        let off = parse(&[("rfp", "off"), ("nmp", "on"), ("tm", "stable")]).unwrap();
+        let off = parse(&[
+            ("rfp", "off"),
+            ("nmp", "on"),
+            ("tm", "stable"),
+            ("reduce", "all"),
+        ])
+        .unwrap();
         let expected = search::Heuristics {
             reverse_futility: None,
             null_move: true,
             stable_time: true,
+            late_noisy: true,
             ..Ataxx::HEURISTICS
         };
         assert_eq!(off.heuristics, Some(expected));
@@ -846,7 +856,13 @@ mod tests {
                 .reverse_futility,
             Some(90)
         );
-        for (key, value) in [("rfp", "0"), ("nmp", "yes"), ("lmr", "x"), ("tm", "")] {
+        for (key, value) in [
+            ("rfp", "0"),
+            ("nmp", "yes"),
+            ("lmr", "x"),
+            ("tm", ""),
+            ("reduce", "noisy"),
+        ] {
             let error = parse(&[(key, value)]).unwrap_err();
             assert!(error.contains(key), "{error}");
         }

@@ -67,6 +67,11 @@ pub struct Heuristics {
     /// from its horizon whose static evaluation, plus this margin per ply, is still at most
     /// alpha, the quiet moves after the first are not tried.
     pub futility: Option<i32>,
+    /// The late-move reductions treat the evaluation's noisy moves (Ataxx's conversions of two
+    /// pieces or more) as they treat quiet ones: every move but the one from the table may be
+    /// searched shallower. Without, only quiet moves are. (The prunings touch quiet moves
+    /// alone either way.)
+    pub late_noisy: bool,
 }
 
 impl Heuristics {
@@ -79,6 +84,7 @@ impl Heuristics {
         stable_time: false,
         iir: false,
         futility: None,
+        late_noisy: false,
     };
 }
 
@@ -654,7 +660,9 @@ impl<G: Evaluate> Searcher<G> {
             let value = if i == 0 {
                 -self.negamax(run, &child, depth - 1, ply + 1, -beta, -alpha, pv_node)
             } else {
-                let reduction = if !quiet || depth < 3 {
+                // What the reductions may touch.
+                let late = quiet || (heuristics.late_noisy && order[i] < HASH_ORDER);
+                let reduction = if !late || depth < 3 {
                     0
                 } else if heuristics.log_reductions && i >= 2 {
                     self.reduction(side, mv, depth, i, pv_node)
@@ -1030,6 +1038,7 @@ mod tests {
             stable_time: true,
             iir: true,
             futility: Some(150),
+            late_noisy: true,
         };
         for heuristics in [Heuristics::NONE, all] {
             let mut searcher = Searcher::<Ataxx>::new(1);

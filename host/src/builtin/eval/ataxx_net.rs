@@ -169,8 +169,9 @@ mod tests {
 
     #[test]
     fn the_images_are_the_positions_turned_and_reflected() {
-        // Positions along a game that plays the first listed move but one, from a board with
-        // gaps; each image of each input is the input of the turned or reflected position.
+        // The positions of a game from a board with gaps that plays, at ply k, the k-th listed
+        // move (counted round the list); each image of each input is the input of the turned
+        // or reflected position.
         let mut position = Ataxx::parse_position("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1", None).unwrap();
         let mut checked = 0;
         for ply in 0..40 {
