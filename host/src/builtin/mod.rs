@@ -288,8 +288,8 @@ impl Settings {
                         ("iir", "off") => p.iir = false,
                         ("fp", "off") => p.futility = None,
                         ("fp", _) => p.futility = Some(number(key, value, 1..=10_000)?),
-                        ("reduce", "all") => p.late_noisy = true,
-                        ("reduce", "quiet") => p.late_noisy = false,
+                        ("reduce", "all") => p.reduce_noisy = true,
+                        ("reduce", "quiet") => p.reduce_noisy = false,
                         _ => return Err(bad()),
                     }
                 }
@@ -844,7 +844,7 @@ mod tests {
             reverse_futility: None,
             null_move: true,
             stable_time: true,
-            late_noisy: true,
+            reduce_noisy: true,
             ..Ataxx::HEURISTICS
         };
         assert_eq!(off.heuristics, Some(expected));

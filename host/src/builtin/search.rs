@@ -71,7 +71,7 @@ pub struct Heuristics {
     /// pieces or more) as they treat quiet ones: every move but the one from the table may be
     /// searched shallower. Without, only quiet moves are. (The prunings touch quiet moves
     /// alone either way.)
-    pub late_noisy: bool,
+    pub reduce_noisy: bool,
 }
 
 impl Heuristics {
@@ -84,7 +84,7 @@ impl Heuristics {
         stable_time: false,
         iir: false,
         futility: None,
-        late_noisy: false,
+        reduce_noisy: false,
     };
 }
 
@@ -660,9 +660,10 @@ impl<G: Evaluate> Searcher<G> {
             let value = if i == 0 {
                 -self.negamax(run, &child, depth - 1, ply + 1, -beta, -alpha, pv_node)
             } else {
-                // What the reductions may touch.
-                let late = quiet || (heuristics.late_noisy && order[i] < HASH_ORDER);
-                let reduction = if !late || depth < 3 {
+                // What the reductions may touch: quiet moves, and with `reduce_noisy` every move
+                // but the one from the table.
+                let reducible = quiet || (heuristics.reduce_noisy && order[i] < HASH_ORDER);
+                let reduction = if !reducible || depth < 3 {
                     0
                 } else if heuristics.log_reductions && i >= 2 {
                     self.reduction(side, mv, depth, i, pv_node)
@@ -1038,7 +1039,7 @@ mod tests {
             stable_time: true,
             iir: true,
             futility: Some(150),
-            late_noisy: true,
+            reduce_noisy: true,
         };
         for heuristics in [Heuristics::NONE, all] {
             let mut searcher = Searcher::<Ataxx>::new(1);

@@ -110,7 +110,7 @@ impl Evaluate for Ataxx {
         stable_time: false,
         iir: false,
         futility: None,
-        late_noisy: false,
+        reduce_noisy: false,
     };
 
     fn evaluate(position: &<Ataxx as Game>::Position) -> i32 {
