@@ -23,17 +23,17 @@ const GAPS: usize = WINDOWS * STATES;
 /// The inputs: every state of every window, then the 49 squares' gaps.
 pub const INPUTS: usize = GAPS + 49;
 
-/// The input of the window whose lower-left square is `square` (row `square / 7`, file
-/// `square % 7`, both below 6), from the mover's pieces `me` and the opponent's `them`: digit
-/// `k` (base 3) is the window's square `k` (lower-left, lower-right, upper-left, upper-right),
-/// 1 where the mover's, 2 where the opponent's.
+/// The input of the window whose lower-left square is on `row` and `file` (both below 6), from
+/// the mover's pieces `me` and the opponent's `them`: digit `k` (base 3) is the window's square
+/// `k` (lower-left, lower-right, upper-left, upper-right), 1 where the mover's, 2 where the
+/// opponent's.
 #[inline]
-fn window(square: u32, me: u64, them: u64) -> usize {
+fn window(row: u32, file: u32, me: u64, them: u64) -> usize {
     // The window's four squares as bits 0, 1, 7 and 8 of the shifted boards.
+    let square = row * 7 + file;
     let (me, them) = (me >> square, them >> square);
     let digit = |bit: u32| ((me >> bit) & 1) + 2 * ((them >> bit) & 1);
     let state = digit(0) + 3 * digit(1) + 9 * digit(7) + 27 * digit(8);
-    let (row, file) = (square / 7, square % 7);
     (row * 6 + file) as usize * STATES + state as usize
 }
 
@@ -55,7 +55,7 @@ impl Learned for Ataxx {
         );
         for row in 0..6 {
             for file in 0..6 {
-                add(window(row * 7 + file, mine, theirs));
+                add(window(row, file, mine, theirs));
             }
         }
         let mut gaps = position.gaps().bits();

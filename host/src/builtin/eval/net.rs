@@ -4,9 +4,9 @@
 //!
 //! Trained by Tavola itself (`tavola-trainer`, from the positions of `tavola match --positions`:
 //! see the README's "Learned evaluations"); the weights ship in the repository (a `.nnue` file per
-//! game, 17 to 371 kilobytes) and are compiled into the binary. The hidden layer's sums are made from
-//! scratch for each position: a row of [`HIDDEN`] 16-bit additions per input that is set, which
-//! the compiler turns into vector instructions.
+//! game, 17 to 371 kilobytes) and are compiled into the binary. The hidden layer's sums are made
+//! from scratch for each position: a row of [`HIDDEN`] 16-bit additions per input that is set,
+//! which the compiler turns into vector instructions.
 //!
 //! The file: the magic `TVNN`, then little-endian `u32`s (format version 1, inputs, hidden size,
 //! `QA`, `QB`, the output's scale in hundredths per unit of the logit), then the weights:
