@@ -36,7 +36,8 @@ fn run_args(results: &Path, extra: &[&str]) -> Vec<String> {
         .collect()
 }
 
-/// The results file's lines as JSON, without what differs between machines (the wall time).
+/// The results file's lines as JSON, without what differs between machines: the wall time, and
+/// the concurrency the run started with (a merged run has none).
 fn lines(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap()
@@ -45,6 +46,9 @@ fn lines(path: &Path) -> Vec<Value> {
             let mut value: Value = serde_json::from_str(line).unwrap();
             if let Some(object) = value.as_object_mut() {
                 object.remove("duration");
+                if let Some(Value::Object(run)) = object.get_mut("tavola_run") {
+                    run.remove("concurrency");
+                }
             }
             value
         })

@@ -67,6 +67,8 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> anyhow::Result<Merged> {
                 input.display()
             );
         };
+        // Each shard may have played with its own machine's concurrency.
+        settings.concurrency = None;
         let Some(shard) = settings.shard.take() else {
             bail!(
                 "{}: not a shard (its run had no --shard): nothing to merge it with",

@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::bail;
 use serde::{Deserialize, Serialize};
 
-use super::runner::{time_control_words, ArenaConfig};
+use super::runner::{parse_sprt, sprt_words, time_control_words, ArenaConfig};
 use super::schedule::Format;
 use crate::referee::Settings;
 
@@ -28,6 +28,10 @@ pub struct Defaulted {
     pub format: bool,
     /// `--timemargin`.
     pub margin: bool,
+    /// `--sprt`.
+    pub sprt: bool,
+    /// `--concurrency`.
+    pub concurrency: bool,
 }
 
 /// The header line of a results file.
@@ -73,6 +77,15 @@ pub struct RunSettings {
     /// The slice of the run this file holds, `K/N` (absent: the whole run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<String>,
+    /// The sequential test that stops the run, in `--sprt`'s words with every key (absent: none,
+    /// and in the files of older runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<String>,
+    /// Games played at the same time when the run started (absent in the files of older runs).
+    /// Not a setting of the games themselves: a resumed run may change it, and shards played
+    /// with different ones merge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<usize>,
 }
 
 fn nanos(duration: Duration) -> u64 {
@@ -122,6 +135,8 @@ impl RunSettings {
             seed,
             players: config.players.iter().map(ToString::to_string).collect(),
             shard: config.shard.map(|(k, n)| format!("{k}/{n}")),
+            sprt: config.sprt.as_ref().map(sprt_words),
+            concurrency: Some(config.concurrency),
         }
     }
 
@@ -258,6 +273,29 @@ pub fn adopt(
             &words(stored.max_plies),
         ));
     }
+    let given_sprt = config.sprt.as_ref().map(sprt_words);
+    if config.defaulted.sprt {
+        adopted.sprt = stored
+            .sprt
+            .as_ref()
+            .map(|words| parse_sprt(std::slice::from_ref(words)))
+            .transpose()
+            .map_err(|e| anyhow::anyhow!("the resumed run's SPRT: {e}"))?;
+    } else if given_sprt != stored.sprt {
+        let words = |s: &Option<String>| s.clone().unwrap_or_else(|| "none".to_owned());
+        return Err(conflict(
+            "--sprt",
+            &words(&given_sprt),
+            &words(&stored.sprt),
+        ));
+    }
+    if config.defaulted.concurrency {
+        // As the run started, but never more games at once than this machine has cores.
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        if let Some(concurrency) = stored.concurrency {
+            adopted.concurrency = concurrency.clamp(1, cores.max(config.concurrency));
+        }
+    }
     let shard = config.shard.map(|(k, n)| format!("{k}/{n}"));
     match (&shard, &stored.shard) {
         (None, Some(stored_shard)) => {
@@ -332,6 +370,8 @@ mod tests {
                 max_plies: true,
                 format: true,
                 margin: true,
+                sprt: true,
+                concurrency: true,
             },
             shard: None,
             affinity: false,
@@ -434,6 +474,76 @@ mod tests {
         for e in [fewer, tc, plies, max, seed, format, swapped, other] {
             assert_eq!(e.lines().count(), 1, "{e}");
         }
+    }
+
+    #[test]
+    fn an_sprt_run_resumed_alone_keeps_its_test_and_its_concurrency() {
+        let mut run = config(&["random", "builtin:depth=2"]);
+        run.sprt = Some(parse_sprt(&["elo0=0 elo1=10 model=logistic".to_owned()]).unwrap());
+        run.concurrency = 2;
+        let stored = RunSettings::of(&run, "ataxx", "standard", 7, None);
+        assert_eq!(
+            stored.sprt.as_deref(),
+            Some("elo0=0 elo1=10 alpha=0.05 beta=0.05 model=logistic")
+        );
+        let json = serde_json::to_string(&Header {
+            tavola_run: stored.clone(),
+        })
+        .unwrap();
+        assert_eq!(
+            serde_json::from_str::<Header>(&json).unwrap().tavola_run,
+            stored
+        );
+        // `tavola match --resume F` alone: the same test, the same games at once (at most the
+        // cores there are).
+        let alone = config(&["random", "builtin:depth=2"]);
+        let adopted = adopt(&alone, &stored, "ataxx", "standard", None).unwrap();
+        assert_eq!(adopted.sprt, run.sprt);
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        assert_eq!(adopted.concurrency, 2.min(cores.max(1)));
+        // The same bounds given again agree; other bounds are refused, naming both.
+        let mut again = alone.clone();
+        again.defaulted.sprt = false;
+        again.sprt = run.sprt;
+        assert!(adopt(&again, &stored, "ataxx", "standard", None).is_ok());
+        again.sprt = Some(parse_sprt(&["elo0=0 elo1=5".to_owned()]).unwrap());
+        let other = format!(
+            "{:#}",
+            adopt(&again, &stored, "ataxx", "standard", None).unwrap_err()
+        );
+        assert!(
+            other.contains("--sprt elo0=0 elo1=5") && other.contains("elo1=10"),
+            "{other}"
+        );
+        assert_eq!(other.lines().count(), 1, "{other}");
+        // A test cannot be added to a run that started without one.
+        let plain = RunSettings::of(
+            &config(&["random", "builtin:depth=2"]),
+            "ataxx",
+            "standard",
+            7,
+            None,
+        );
+        let added = adopt(&again, &plain, "ataxx", "standard", None).unwrap_err();
+        assert!(
+            added.to_string().contains("the resumed run's none"),
+            "{added}"
+        );
+        // A concurrency given again wins: the games are the same whatever it is.
+        let mut one = alone.clone();
+        one.defaulted.concurrency = false;
+        one.concurrency = 1;
+        assert_eq!(
+            adopt(&one, &stored, "ataxx", "standard", None)
+                .unwrap()
+                .concurrency,
+            1
+        );
+        // Older files have neither: no test, the command line's concurrency.
+        let mut old = stored.clone();
+        (old.sprt, old.concurrency) = (None, None);
+        let adopted = adopt(&alone, &old, "ataxx", "standard", None).unwrap();
+        assert_eq!((adopted.sprt, adopted.concurrency), (None, 1));
     }
 
     #[test]

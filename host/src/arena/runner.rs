@@ -115,6 +115,20 @@ pub fn time_control_words(settings: &Settings) -> String {
     }
 }
 
+/// The SPRT's settings as [`parse_sprt`] reads them back: `elo0=0 elo1=5 alpha=0.05 beta=0.05
+/// model=normalized` (every key, so that two tests compare by their words).
+#[must_use]
+pub fn sprt_words(sprt: &Sprt) -> String {
+    let model = match sprt.model {
+        SprtModel::Normalized => "normalized",
+        SprtModel::Logistic => "logistic",
+    };
+    format!(
+        "elo0={} elo1={} alpha={} beta={} model={model}",
+        sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+    )
+}
+
 /// Parses the SPRT's settings: `elo0=X elo1=Y [alpha=0.05] [beta=0.05] [model=normalized|logistic]`,
 /// as separate words or separated by commas.
 ///

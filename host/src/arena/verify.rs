@@ -559,6 +559,8 @@ mod tests {
                 seed: 7,
                 players: vec!["random".to_owned(), "random".to_owned()],
                 shard: None,
+                sprt: None,
+                concurrency: None,
             },
         })
         .unwrap();

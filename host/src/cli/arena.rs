@@ -18,7 +18,8 @@ pub(crate) struct MatchArgs {
     /// Player B (see A).
     pub(crate) b: Option<SeatSpec>,
     /// Stop when a sequential probability ratio test is decided: `elo0=X elo1=Y [alpha=0.05]
-    /// [beta=0.05] [model=normalized|logistic]` (one quoted word, or words before the players).
+    /// [beta=0.05] [model=normalized|logistic]` (one quoted word, or words before the players)
+    /// [default with --resume: the resumed run's test, if it had one].
     #[arg(long, num_args = 1..=5, value_name = "KEY=VALUE")]
     pub(crate) sprt: Vec<String>,
     #[command(flatten)]
@@ -75,7 +76,8 @@ pub(crate) struct ArenaArgs {
     /// counted is the bot's own: not what a busy machine or the host took.
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
     pub(crate) timemargin: Option<u64>,
-    /// Games played at the same time (default: the cores less one, at least one).
+    /// Games played at the same time [default: the cores less one, at least one; with --resume,
+    /// the resumed run's, at most the cores].
     #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub(crate) concurrency: Option<usize>,
     /// Allow a concurrency above the number of cores.
@@ -367,6 +369,9 @@ pub(crate) fn arena_config(
             // A match is always a round robin; a tournament says below.
             format: false,
             margin: args.timemargin.is_none(),
+            // A match says below.
+            sprt: true,
+            concurrency: args.concurrency.is_none(),
         },
         shard: args.shard,
         affinity: args.affinity,
@@ -404,6 +409,7 @@ pub(crate) fn run_match(args: &MatchArgs) -> anyhow::Result<ExitCode> {
     let (game, variant, players) =
         resumed_or_given(&args.arena, "match", args.game, &args.variant, given)?;
     let mut config = arena_config(&args.arena, "match", game, variant, players)?;
+    config.defaulted.sprt = sprt.is_none();
     config.sprt = sprt;
     with_game!(game, G => arena_command::<G>(&config))
 }
