@@ -269,8 +269,9 @@ impl Settings {
                 // Hidden: the search's heuristics other than the game's own, for the matches
                 // that decide them (`lmr=log|plain`, `rfp=MARGIN|off`, `nmp=on|off`,
                 // `lmp=on|off`, `tm=stable|plain`, `iir=on|off`, `fp=MARGIN|off`,
-                // `reduce=all|quiet`).
-                "lmr" | "rfp" | "nmp" | "lmp" | "tm" | "iir" | "fp" | "reduce" => {
+                // `reduce=all|quiet`, `hopeless=HINT|off`, `se=MARGIN|off`).
+                "lmr" | "rfp" | "nmp" | "lmp" | "tm" | "iir" | "fp" | "reduce" | "hopeless"
+                | "se" => {
                     let p = settings.heuristics.get_or_insert(G::HEURISTICS);
                     let bad = || format!("{key}={value:?} is not one of its values");
                     match (key.as_str(), value.as_str()) {
@@ -290,6 +291,10 @@ impl Settings {
                         ("fp", _) => p.futility = Some(number(key, value, 1..=10_000)?),
                         ("reduce", "all") => p.reduce_noisy = true,
                         ("reduce", "quiet") => p.reduce_noisy = false,
+                        ("hopeless", "off") => p.hopeless = None,
+                        ("hopeless", _) => p.hopeless = Some(number(key, value, -1000..=1000)?),
+                        ("se", "off") => p.singular = None,
+                        ("se", _) => p.singular = Some(number(key, value, 0..=1000)?),
                         _ => return Err(bad()),
                     }
                 }
@@ -838,6 +843,8 @@ mod tests {
             ("nmp", "on"),
             ("tm", "stable"),
             ("reduce", "all"),
+            ("hopeless", "1"),
+            ("se", "2"),
         ])
         .unwrap();
         let expected = search::Heuristics {
@@ -845,6 +852,8 @@ mod tests {
             null_move: true,
             stable_time: true,
             reduce_noisy: true,
+            hopeless: Some(1),
+            singular: Some(2),
             ..Ataxx::HEURISTICS
         };
         assert_eq!(off.heuristics, Some(expected));
@@ -862,6 +871,8 @@ mod tests {
             ("lmr", "x"),
             ("tm", ""),
             ("reduce", "noisy"),
+            ("hopeless", "1001"),
+            ("se", "-1"),
         ] {
             let error = parse(&[(key, value)]).unwrap_err();
             assert!(error.contains(key), "{error}");

@@ -72,6 +72,19 @@ pub struct Heuristics {
     /// searched shallower. Without, only quiet moves are. (The prunings touch quiet moves
     /// alone either way.)
     pub reduce_noisy: bool,
+    /// Hopeless-move pruning: at every node below the root, once two moves are tried (and one
+    /// scored above a loss), the quiet moves that are not killers and whose ordering hint
+    /// ([`Evaluate::order_hint`]) is below this are not tried at all (Ataxx: below 1, the
+    /// jumps that convert nothing).
+    pub hopeless: Option<i32>,
+    /// Singular extensions: at a node off the principal variation at least [`SINGULAR_DEPTH`]
+    /// plies from its horizon, whose move from the table comes with a score that is a lower
+    /// bound or exact from a search at most 3 plies shallower, the other moves are searched to
+    /// half the depth against that score less this margin per ply. When none reaches it, the
+    /// table's move is singular and searched a ply deeper; when the margin's bound is itself at
+    /// least beta, several moves beat beta and the node returns it (multi-cut); when only the
+    /// table's score is, the table's move is searched a ply shallower.
+    pub singular: Option<i32>,
 }
 
 impl Heuristics {
@@ -85,6 +98,8 @@ impl Heuristics {
         iir: false,
         futility: None,
         reduce_noisy: false,
+        hopeless: None,
+        singular: None,
     };
 }
 
@@ -96,6 +111,9 @@ pub const LMP_DEPTH: i32 = 4;
 
 /// The deepest node futility pruning prunes.
 pub const FUTILITY_DEPTH: i32 = 3;
+
+/// The shallowest node whose move from the table is tested for singularity.
+pub const SINGULAR_DEPTH: i32 = 6;
 
 /// Late-move reductions by depth and move number: 0.75 + ln(depth) ln(move) / 2.25, rounded down.
 static LMR: std::sync::LazyLock<[[i8; 64]; 64]> = std::sync::LazyLock::new(|| {
@@ -196,6 +214,9 @@ pub struct Searcher<G: Evaluate> {
     root_depth: u32,
     /// Whether the node at each ply was reached by a null move (no two in a row).
     after_null: Vec<bool>,
+    /// The move the node at each ply leaves out: its table move, while a singular-extension
+    /// search asks how the others fare without it.
+    singular_skip: Vec<Option<G::Move>>,
     /// The prunings it uses: the game's ([`Evaluate::HEURISTICS`]) unless set otherwise.
     heuristics: Heuristics,
     /// Root moves the search must not play ([`Searcher::exclude_root_moves`]).
@@ -298,6 +319,7 @@ impl<G: Evaluate> Searcher<G> {
             stopped: false,
             root_depth: 0,
             after_null: vec![false; MAX_PLY + 2],
+            singular_skip: vec![None; MAX_PLY + 2],
             heuristics: G::HEURISTICS,
             excluded: Vec::new(),
         }
@@ -528,6 +550,7 @@ impl<G: Evaluate> Searcher<G> {
         self.pv[ply].clear();
         // Taken first, so that no early return leaves it set for the next node at this ply.
         let after_null = std::mem::take(&mut self.after_null[ply]);
+        let skip = self.singular_skip[ply].take();
         // A stopped search counts no more nodes: the re-searches its callers may still start on
         // the way back up return at once, so a node limit is never passed.
         if self.stopped {
@@ -549,7 +572,8 @@ impl<G: Evaluate> Searcher<G> {
         let key = position.hash_key();
         let entry = self.tt.probe(key);
         let hash_move = entry.and_then(|e| e.mv);
-        if let Some(entry) = entry.filter(|e| !pv_node && ply > 0 && i32::from(e.depth) >= depth) {
+        let cuts = !pv_node && ply > 0 && skip.is_none();
+        if let Some(entry) = entry.filter(|e| cuts && i32::from(e.depth) >= depth) {
             let value = from_table(entry.score, ply);
             let cut = match entry.bound {
                 Bound::Exact => true,
@@ -565,8 +589,8 @@ impl<G: Evaluate> Searcher<G> {
         let prunes = heuristics.reverse_futility.is_some()
             || heuristics.null_move
             || heuristics.futility.is_some();
-        let static_eval = (prunes && !pv_node && ply > 0 && beta.abs() < MATE_BOUND)
-            .then(|| G::evaluate(position));
+        let static_eval =
+            (prunes && cuts && beta.abs() < MATE_BOUND).then(|| G::evaluate(position));
         if let Some(static_eval) = static_eval {
             // Reverse futility: so far above beta that a shallow search would not come back
             // under it.
@@ -639,6 +663,9 @@ impl<G: Evaluate> Searcher<G> {
             moves.swap(i, pick);
             order.swap(i, pick);
             let mv = moves[i];
+            if skip == Some(mv) {
+                continue;
+            }
             let quiet = order[i] < KILLER_ORDER;
             // Late moves: at a shallow node off the principal variation, the quiet moves past
             // the first few (tried best first) are not tried at all.
@@ -654,11 +681,79 @@ impl<G: Evaluate> Searcher<G> {
             if futile && quiet && i > 0 && best_value > -MATE_BOUND {
                 continue;
             }
+            // Hopeless moves: below the root, a quiet move whose hint says it gains nothing is
+            // not tried once two moves have been.
+            if let Some(threshold) = heuristics.hopeless {
+                if quiet
+                    && ply > 0
+                    && i >= 2
+                    && best_value > -MATE_BOUND
+                    && G::order_hint(position, mv) < threshold
+                {
+                    continue;
+                }
+            }
+
+            let extension = match (heuristics.singular, entry) {
+                (Some(margin), Some(entry))
+                    if i == 0
+                        && hash_move == Some(mv)
+                        && !pv_node
+                        && skip.is_none()
+                        && ply > 0
+                        && ply < 2 * self.root_depth as usize
+                        && depth >= SINGULAR_DEPTH
+                        && entry.bound != Bound::Upper
+                        && i32::from(entry.depth) >= depth - 3
+                        && entry.score.abs() < MATE_BOUND =>
+                {
+                    let tt_value = from_table(entry.score, ply);
+                    let singular_beta = tt_value - margin * depth;
+                    self.singular_skip[ply] = Some(mv);
+                    let value = self.negamax(
+                        run,
+                        position,
+                        (depth - 1) / 2,
+                        ply,
+                        singular_beta - 1,
+                        singular_beta,
+                        false,
+                    );
+                    // That search used this ply's line of the principal variation: the
+                    // node's own moves start it again.
+                    self.pv[ply].clear();
+                    if self.stopped {
+                        self.moves[ply] = moves;
+                        self.order[ply] = order;
+                        return 0;
+                    }
+                    if value < singular_beta {
+                        1
+                    } else if singular_beta >= beta {
+                        self.moves[ply] = moves;
+                        self.order[ply] = order;
+                        return singular_beta;
+                    } else if tt_value >= beta {
+                        -1
+                    } else {
+                        0
+                    }
+                }
+                _ => 0,
+            };
 
             let mut child = position.clone();
             child.play_unchecked(mv);
             let value = if i == 0 {
-                -self.negamax(run, &child, depth - 1, ply + 1, -beta, -alpha, pv_node)
+                -self.negamax(
+                    run,
+                    &child,
+                    depth - 1 + extension,
+                    ply + 1,
+                    -beta,
+                    -alpha,
+                    pv_node,
+                )
             } else {
                 // What the reductions may touch: quiet moves, and with `reduce_noisy` every move
                 // but the one from the table.
@@ -715,6 +810,10 @@ impl<G: Evaluate> Searcher<G> {
         }
         self.moves[ply] = moves;
         self.order[ply] = order;
+        // A search without the table's move says nothing of the node: it is not stored.
+        if skip.is_some() {
+            return best_value;
+        }
 
         let bound = if best_value >= beta {
             Bound::Lower
@@ -1040,12 +1139,25 @@ mod tests {
             iir: true,
             futility: Some(150),
             reduce_noisy: true,
+            hopeless: Some(1),
+            singular: Some(2),
         };
-        for heuristics in [Heuristics::NONE, all] {
+        let mut nodes = Vec::new();
+        for heuristics in [
+            Heuristics::NONE,
+            all,
+            Heuristics {
+                singular: None,
+                ..all
+            },
+        ] {
             let mut searcher = Searcher::<Ataxx>::new(1);
             searcher.set_heuristics(heuristics);
+            // With the prunings, deep enough for singular extensions (nodes 6 plies from the
+            // horizon, off the principal variation).
+            let depth = if heuristics == Heuristics::NONE { 6 } else { 8 };
             let limits = Limits {
-                depth: Some(6),
+                depth: Some(depth),
                 ..Limits::default()
             };
             let position = Ataxx::parse_position("7/7/7/7/7/7/x2o3 x 0 1", None).unwrap();
@@ -1054,7 +1166,10 @@ mod tests {
             let start = Ataxx::start(None).unwrap();
             let found = searcher.search(&start, limits, &AtomicBool::new(false), &mut |_| {});
             assert!(start.is_legal(found.pv[0]), "{heuristics:?}");
+            nodes.push(searcher.nodes());
         }
+        // The singular searches ran: without them the same search takes another path.
+        assert_ne!(nodes[1], nodes[2], "{nodes:?}");
     }
 
     #[test]

@@ -110,7 +110,9 @@ impl Evaluate for Ataxx {
         stable_time: false,
         iir: false,
         futility: None,
-        reduce_noisy: false,
+        reduce_noisy: true,
+        hopeless: None,
+        singular: None,
     };
 
     fn evaluate(position: &<Ataxx as Game>::Position) -> i32 {
