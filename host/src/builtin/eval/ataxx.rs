@@ -103,7 +103,7 @@ tavola_sdk::multiversion! {
 
 impl Evaluate for Ataxx {
     const HEURISTICS: Heuristics = Heuristics {
-        log_reductions: false,
+        log_reductions: true,
         reverse_futility: Some(120),
         null_move: false,
         late_moves: true,
