@@ -93,6 +93,8 @@ def lines(path):
     for line in open(path + ".jsonl"):
         value = json.loads(line)
         value.pop("duration", None)
+        # The concurrency a run started with: a merged run has none.
+        value.get("tavola_run", {}).pop("concurrency", None)
         out.append(value)
     return out
 def summary(path):
