@@ -293,7 +293,7 @@ pub fn adopt(
         // As the run started, but never more games at once than this machine has cores.
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
         if let Some(concurrency) = stored.concurrency {
-            adopted.concurrency = concurrency.clamp(1, cores.max(config.concurrency));
+            adopted.concurrency = concurrency.clamp(1, cores);
         }
     }
     let shard = config.shard.map(|(k, n)| format!("{k}/{n}"));

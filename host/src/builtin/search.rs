@@ -694,52 +694,31 @@ impl<G: Evaluate> Searcher<G> {
                 }
             }
 
-            let extension = match (heuristics.singular, entry) {
-                (Some(margin), Some(entry))
-                    if i == 0
-                        && hash_move == Some(mv)
-                        && !pv_node
-                        && skip.is_none()
-                        && ply > 0
-                        && ply < 2 * self.root_depth as usize
-                        && depth >= SINGULAR_DEPTH
-                        && entry.bound != Bound::Upper
-                        && i32::from(entry.depth) >= depth - 3
-                        && entry.score.abs() < MATE_BOUND =>
-                {
+            let tested = heuristics.singular.zip(entry).filter(|(_, entry)| {
+                i == 0
+                    && hash_move == Some(mv)
+                    && !pv_node
+                    && skip.is_none()
+                    && ply > 0
+                    && ply < 2 * self.root_depth as usize
+                    && depth >= SINGULAR_DEPTH
+                    && entry.bound != Bound::Upper
+                    && i32::from(entry.depth) >= depth - 3
+                    && entry.score.abs() < MATE_BOUND
+            });
+            let extension = match tested {
+                Some((margin, entry)) => {
                     let tt_value = from_table(entry.score, ply);
-                    let singular_beta = tt_value - margin * depth;
-                    self.singular_skip[ply] = Some(mv);
-                    let value = self.negamax(
-                        run,
-                        position,
-                        (depth - 1) / 2,
-                        ply,
-                        singular_beta - 1,
-                        singular_beta,
-                        false,
-                    );
-                    // That search used this ply's line of the principal variation: the
-                    // node's own moves start it again.
-                    self.pv[ply].clear();
-                    if self.stopped {
-                        self.moves[ply] = moves;
-                        self.order[ply] = order;
-                        return 0;
-                    }
-                    if value < singular_beta {
-                        1
-                    } else if singular_beta >= beta {
-                        self.moves[ply] = moves;
-                        self.order[ply] = order;
-                        return singular_beta;
-                    } else if tt_value >= beta {
-                        -1
-                    } else {
-                        0
+                    match self.singularity(run, position, mv, tt_value, margin, depth, ply, beta) {
+                        Ok(extension) => extension,
+                        Err(value) => {
+                            self.moves[ply] = moves;
+                            self.order[ply] = order;
+                            return value;
+                        }
                     }
                 }
-                _ => 0,
+                None => 0,
             };
 
             let mut child = position.clone();
@@ -830,6 +809,50 @@ impl<G: Evaluate> Searcher<G> {
             bound,
         );
         best_value
+    }
+
+    /// Singular extensions: searches the node at `ply` without its table move `mv`, to half
+    /// `depth`, against the table's value less `margin` a ply. `Ok` with the table move's
+    /// extension (1 when no other move comes near it, -1 when only the table's value beats
+    /// `beta`, else 0), or `Err` with the node's value: multi-cut (other moves beat `beta` too),
+    /// or 0 when the search stopped.
+    #[allow(clippy::too_many_arguments)]
+    fn singularity(
+        &mut self,
+        run: &Run<'_>,
+        position: &G::Position,
+        mv: G::Move,
+        tt_value: i32,
+        margin: i32,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+    ) -> Result<i32, i32> {
+        let singular_beta = tt_value - margin * depth;
+        self.singular_skip[ply] = Some(mv);
+        let value = self.negamax(
+            run,
+            position,
+            (depth - 1) / 2,
+            ply,
+            singular_beta - 1,
+            singular_beta,
+            false,
+        );
+        // That search used this ply's line of the principal variation: the node's own moves
+        // start it again.
+        self.pv[ply].clear();
+        if self.stopped {
+            Err(0)
+        } else if value < singular_beta {
+            Ok(1)
+        } else if singular_beta >= beta {
+            Err(singular_beta)
+        } else if tt_value >= beta {
+            Ok(-1)
+        } else {
+            Ok(0)
+        }
     }
 
     /// Stand pat, or search the noisy moves ([`Evaluate::noisy_moves`]) until the position is
