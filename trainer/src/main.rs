@@ -55,9 +55,13 @@ struct Args {
     /// --positions` writes them).
     #[arg(required = true)]
     data: Vec<PathBuf>,
-    /// Where to write the network.
+    /// Where to write the network (its weights after the last epoch).
     #[arg(short, long)]
     output: PathBuf,
+    /// Where to write, as well, the network of the epoch with the lowest held-out loss (the
+    /// last epochs may fit the training positions better and the held-out ones worse).
+    #[arg(long, value_name = "PATH")]
+    best: Option<PathBuf>,
     /// Passes over the data.
     #[arg(long, default_value_t = 20)]
     epochs: u32,
@@ -387,6 +391,8 @@ fn train_game<G: Learned>(args: &Args) -> anyhow::Result<()> {
     let mut net = Float::new(G::INPUTS, &mut rng);
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut gradient = vec![0.0; net.weights.len()];
+    // The lowest held-out loss so far: its epoch, the loss and the weights (for --best).
+    let mut best: Option<(u32, f32, Vec<f32>)> = None;
     for epoch in 1..=args.epochs {
         let lr = args.lr
             * if epoch * 100 > args.epochs * 85 {
@@ -401,12 +407,15 @@ fn train_game<G: Learned>(args: &Args) -> anyhow::Result<()> {
         for batch in order.chunks(args.batch) {
             total += f64::from(net.step(&train, batch, lr, &mut gradient));
         }
+        let held_loss = net.loss(&held);
         eprintln!(
-            "epoch {epoch:3}: train loss {:.6}, held-out loss {:.6} ({:.0} s)",
+            "epoch {epoch:3}: train loss {:.6}, held-out loss {held_loss:.6} ({:.0} s)",
             total / train.len() as f64,
-            net.loss(&held),
             started.elapsed().as_secs_f64()
         );
+        if args.best.is_some() && best.as_ref().is_none_or(|(_, loss, _)| held_loss < *loss) {
+            best = Some((epoch, held_loss, net.weights.clone()));
+        }
     }
     let network = net.quantise(args.scale);
     std::fs::write(&args.output, network.to_bytes())
@@ -429,6 +438,15 @@ fn train_game<G: Learned>(args: &Args) -> anyhow::Result<()> {
         network.to_bytes().len(),
         started.elapsed().as_secs_f64()
     );
+    if let (Some(path), Some((epoch, loss, weights))) = (&args.best, best) {
+        net.weights = weights;
+        std::fs::write(path, net.quantise(args.scale).to_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        eprintln!(
+            "wrote {} (epoch {epoch}'s network, held-out loss {loss:.6})",
+            path.display()
+        );
+    }
     Ok(())
 }
 
@@ -482,7 +500,11 @@ mod tests {
     fn a_network_learns_material_and_is_written_as_the_host_reads_it() {
         let dir = std::env::temp_dir().join(format!("tavola-trainer-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let (data, output) = (dir.join("data.txt"), dir.join("net.nnue"));
+        let (data, output, best) = (
+            dir.join("data.txt"),
+            dir.join("net.nnue"),
+            dir.join("best.nnue"),
+        );
         material_data(&data, 3000);
         let args = Args::parse_from([
             "tavola-trainer",
@@ -493,13 +515,22 @@ mod tests {
             "8",
             "--batch",
             "64",
+            "--best",
+            best.to_str().unwrap(),
         ]);
         train(&args).unwrap();
-        let network = Network::from_bytes::<Ataxx>(&std::fs::read(&output).unwrap()).unwrap();
-        let score =
-            |text: &str| network.evaluate::<Ataxx>(&Ataxx::parse_position(text, None).unwrap());
-        // Three pieces up scores well above three pieces down, whoever moves.
-        assert!(score("xxxx2o/7/7/7/7/7/o6 x 0 1") > score("xxxx2o/7/7/7/7/7/o6 o 0 1") + 100);
+        // The last epoch's network and the one with the lowest held-out loss both learned it.
+        for path in [&output, &best] {
+            let network = Network::from_bytes::<Ataxx>(&std::fs::read(path).unwrap()).unwrap();
+            let score =
+                |text: &str| network.evaluate::<Ataxx>(&Ataxx::parse_position(text, None).unwrap());
+            // Three pieces up scores well above three pieces down, whoever moves.
+            let (up, down) = (
+                score("xxxx2o/7/7/7/7/7/o6 x 0 1"),
+                score("xxxx2o/7/7/7/7/7/o6 o 0 1"),
+            );
+            assert!(up > down + 100, "{}: {up} against {down}", path.display());
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
