@@ -29,7 +29,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use tavola::arena::positions::parse_line;
-use tavola::builtin::eval::net::{Learned, Network, HIDDEN};
+use tavola::builtin::eval::net::{Activation, Learned, Network, HIDDEN};
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::games::dama::Dama;
 use tavola_sdk::games::gonnect::Gonnect;
@@ -42,6 +42,15 @@ enum GameName {
     Dama,
     Gonnect,
     Tablut,
+}
+
+/// What the hidden values become before the output weighs them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ActivationName {
+    /// `clamp(x, 0, 1)` (the format of every network before Ataxx's network 4).
+    Clipped,
+    /// `clamp(x, 0, 1)²` (SCReLU).
+    Squared,
 }
 
 /// Trains a learned evaluation of the built-in bot from training positions.
@@ -74,6 +83,9 @@ struct Args {
     /// The learning rate (it drops to 30 % at 60 % of the epochs, and again at 85 %).
     #[arg(long, default_value_t = 0.002)]
     lr: f32,
+    /// The hidden layer's activation.
+    #[arg(long, value_enum, default_value_t = ActivationName::Clipped)]
+    activation: ActivationName,
     /// Positions per step.
     #[arg(long, default_value_t = 1024)]
     batch: usize,
@@ -209,16 +221,18 @@ struct Float {
     v: Vec<f32>,
     step: i32,
     inputs: usize,
+    activation: Activation,
 }
 
 impl Float {
-    fn new(inputs: usize, rng: &mut StdRng) -> Float {
+    fn new(inputs: usize, activation: Activation, rng: &mut StdRng) -> Float {
         let mut net = Float {
             weights: Vec::new(),
             m: Vec::new(),
             v: Vec::new(),
             step: 0,
             inputs,
+            activation,
         };
         let count = net.b2() + 1;
         net.weights = vec![0.0; count];
@@ -260,6 +274,28 @@ impl Float {
         }
     }
 
+    /// A hidden sum's value after the activation.
+    #[inline]
+    fn activate(&self, sum: f32) -> f32 {
+        let clipped = sum.clamp(0.0, 1.0);
+        match self.activation {
+            Activation::Clipped => clipped,
+            Activation::Squared => clipped * clipped,
+        }
+    }
+
+    /// The activation's slope at `sum` (zero where it clips).
+    #[inline]
+    fn slope(&self, sum: f32) -> f32 {
+        if sum <= 0.0 || sum >= 1.0 {
+            return 0.0;
+        }
+        match self.activation {
+            Activation::Clipped => 1.0,
+            Activation::Squared => 2.0 * sum,
+        }
+    }
+
     /// The output logit from the hidden sums.
     fn output(&self, acc: &[f32; HIDDEN]) -> f32 {
         let w2 = &self.weights[self.w2()..self.b2()];
@@ -267,7 +303,7 @@ impl Float {
             + acc
                 .iter()
                 .zip(w2)
-                .map(|(a, w)| a.clamp(0.0, 1.0) * w)
+                .map(|(a, w)| self.activate(*a) * w)
                 .sum::<f32>()
     }
 
@@ -298,9 +334,10 @@ impl Float {
             gradient[self.b2()] += g;
             for j in 0..HIDDEN {
                 let a = acc[j];
-                gradient[self.w2() + j] += g * a.clamp(0.0, 1.0);
-                if a > 0.0 && a < 1.0 {
-                    let d = g * self.weights[self.w2() + j];
+                gradient[self.w2() + j] += g * self.activate(a);
+                let slope = self.slope(a);
+                if slope != 0.0 {
+                    let d = g * slope * self.weights[self.w2() + j];
                     gradient[self.b1() + j] += d;
                     for &f in features {
                         gradient[usize::from(f) * HIDDEN + j] += d;
@@ -348,6 +385,7 @@ impl Float {
             qa: QA,
             qb: QB,
             scale,
+            activation: self.activation,
         }
     }
 }
@@ -388,7 +426,11 @@ fn train_game<G: Learned>(args: &Args) -> anyhow::Result<()> {
         started.elapsed().as_secs_f64()
     );
     let mut rng = StdRng::seed_from_u64(args.seed);
-    let mut net = Float::new(G::INPUTS, &mut rng);
+    let activation = match args.activation {
+        ActivationName::Clipped => Activation::Clipped,
+        ActivationName::Squared => Activation::Squared,
+    };
+    let mut net = Float::new(G::INPUTS, activation, &mut rng);
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut gradient = vec![0.0; net.weights.len()];
     // The lowest held-out loss so far: its epoch, the loss and the weights (for --best).
@@ -506,30 +548,44 @@ mod tests {
             dir.join("best.nnue"),
         );
         material_data(&data, 3000);
-        let args = Args::parse_from([
-            "tavola-trainer",
-            data.to_str().unwrap(),
-            "-o",
-            output.to_str().unwrap(),
-            "--epochs",
-            "8",
-            "--batch",
-            "64",
-            "--best",
-            best.to_str().unwrap(),
-        ]);
-        train(&args).unwrap();
-        // The last epoch's network and the one with the lowest held-out loss both learned it.
-        for path in [&output, &best] {
-            let network = Network::from_bytes::<Ataxx>(&std::fs::read(path).unwrap()).unwrap();
-            let score =
-                |text: &str| network.evaluate::<Ataxx>(&Ataxx::parse_position(text, None).unwrap());
-            // Three pieces up scores well above three pieces down, whoever moves.
-            let (up, down) = (
-                score("xxxx2o/7/7/7/7/7/o6 x 0 1"),
-                score("xxxx2o/7/7/7/7/7/o6 o 0 1"),
-            );
-            assert!(up > down + 100, "{}: {up} against {down}", path.display());
+        for (name, activation) in [
+            ("clipped", Activation::Clipped),
+            ("squared", Activation::Squared),
+        ] {
+            let args = Args::parse_from([
+                "tavola-trainer",
+                data.to_str().unwrap(),
+                "-o",
+                output.to_str().unwrap(),
+                "--epochs",
+                "8",
+                "--batch",
+                "64",
+                "--best",
+                best.to_str().unwrap(),
+                "--activation",
+                name,
+            ]);
+            train(&args).unwrap();
+            // The last epoch's network and the one with the lowest held-out loss both learned it.
+            for path in [&output, &best] {
+                let bytes = std::fs::read(path).unwrap();
+                let network = Network::from_bytes::<Ataxx>(&bytes).unwrap();
+                assert_eq!(network.activation, activation);
+                let score = |text: &str| {
+                    network.evaluate::<Ataxx>(&Ataxx::parse_position(text, None).unwrap())
+                };
+                // Three pieces up scores well above three pieces down, whoever moves.
+                let (up, down) = (
+                    score("xxxx2o/7/7/7/7/7/o6 x 0 1"),
+                    score("xxxx2o/7/7/7/7/7/o6 o 0 1"),
+                );
+                assert!(
+                    up > down + 100,
+                    "{name} {}: {up} against {down}",
+                    path.display()
+                );
+            }
         }
         std::fs::remove_dir_all(&dir).unwrap();
     }

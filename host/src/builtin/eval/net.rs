@@ -1,6 +1,7 @@
 //! The small NNUE-style networks of the built-in bot's learned evaluations: a game's inputs (each
 //! 0 or 1, from the side to move's view: see each game's [`Learned`] implementation) through one
-//! hidden layer of [`HIDDEN`] clipped ReLUs to one output, in integers.
+//! hidden layer of [`HIDDEN`] clipped ReLUs (or their squares, see [`Activation`]) to one output,
+//! in integers.
 //!
 //! Trained by Tavola itself (`tavola-trainer`, from the positions of `tavola match --positions`:
 //! see the README's "Learned evaluations"); the weights ship in the repository (a `.nnue` file per
@@ -8,11 +9,13 @@
 //! from scratch for each position: a row of [`HIDDEN`] 16-bit additions per input that is set,
 //! which the compiler turns into vector instructions.
 //!
-//! The file: the magic `TVNN`, then little-endian `u32`s (format version 1, inputs, hidden size,
-//! `QA`, `QB`, the output's scale in hundredths per unit of the logit), then the weights:
+//! The file: the magic `TVNN`, then little-endian `u32`s (format version 1 or 2, inputs, hidden
+//! size, `QA`, `QB`, the output's scale in hundredths per unit of the logit), then the weights:
 //! `i16` hidden weights input by input, `i16` hidden biases, `i16` output weights, `i32` output
-//! bias. A hidden value is `clamp(sum, 0, QA)`; the output `(Σ h w2 + b2) / (QA QB)` is a
-//! logit, which times the scale is hundredths of a piece (or of a man).
+//! bias. A hidden value is `h = clamp(sum, 0, QA)`; the output `(Σ h w2 + b2) / (QA QB)` is a
+//! logit, which times the scale is hundredths of a piece (or of a man). Version 2 squares the
+//! hidden values (SCReLU, as Zataxx and most chess NNUEs): the output is
+//! `(Σ h² w2 / QA + b2) / (QA QB)`.
 
 use std::collections::BTreeMap;
 use std::io::Read as _;
@@ -23,8 +26,26 @@ use tavola_sdk::Game;
 
 /// The hidden layer's size.
 pub const HIDDEN: usize = 64;
-/// The format version of the weights file.
-pub const VERSION: u32 = 1;
+/// What a hidden value becomes before the output layer weighs it (the file's format version).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Activation {
+    /// `clamp(x, 0, 1)`, format version 1.
+    Clipped,
+    /// `clamp(x, 0, 1)²`, format version 2: it weighs a strong hidden feature more than a weak
+    /// one, and trains to a lower loss at the same size.
+    Squared,
+}
+
+impl Activation {
+    /// The format version of a file with this activation.
+    #[must_use]
+    pub const fn version(self) -> u32 {
+        match self {
+            Activation::Clipped => 1,
+            Activation::Squared => 2,
+        }
+    }
+}
 
 /// A game with a learned evaluation: how a position becomes the network's inputs.
 pub trait Learned: Game {
@@ -124,6 +145,8 @@ pub struct Network {
     pub qb: i32,
     /// Hundredths of a piece per unit of the output logit.
     pub scale: i32,
+    /// What the hidden values become before the output weighs them.
+    pub activation: Activation,
 }
 
 /// Why a weights file cannot be read.
@@ -162,13 +185,19 @@ impl Network {
         };
         let (version, inputs, hidden) = (word()?, word()?, word()?);
         let (qa, qb, scale) = (word()?, word()?, word()?);
-        if version != VERSION || inputs as usize != G::INPUTS || hidden as usize != HIDDEN {
+        let activation = match version {
+            1 => Some(Activation::Clipped),
+            2 => Some(Activation::Squared),
+            _ => None,
+        };
+        let sized = inputs as usize == G::INPUTS && hidden as usize == HIDDEN;
+        let (Some(activation), true) = (activation, sized) else {
             return Err(error(format!(
-                "version {version}, {inputs} inputs, {hidden} hidden (this build reads version \
-                 {VERSION}, {}, {HIDDEN})",
+                "version {version}, {inputs} inputs, {hidden} hidden (this build reads versions \
+                 1 and 2, {}, {HIDDEN})",
                 G::INPUTS
             )));
-        }
+        };
         // The clip bounds each hidden value, so that the output's sum of 64 products stays
         // within 32 bits; the scales divide.
         let bounded = (1..=255).contains(&qa)
@@ -214,6 +243,7 @@ impl Network {
             qa,
             qb,
             scale,
+            activation,
         })
     }
 
@@ -221,7 +251,11 @@ impl Network {
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut bytes = b"TVNN".to_vec();
-        for word in [VERSION, self.w1.len() as u32, HIDDEN as u32] {
+        for word in [
+            self.activation.version(),
+            self.w1.len() as u32,
+            HIDDEN as u32,
+        ] {
             bytes.extend_from_slice(&word.to_le_bytes());
         }
         for value in [self.qa, self.qb, self.scale] {
@@ -259,13 +293,28 @@ impl Network {
             w1: &self.w1,
         };
         set(&mut inputs);
-        // At most 255 (QA, checked when read) times 32 767, 64 times: within 32 bits.
         let clip = self.qa as i16;
-        let mut sum = 0i32;
-        for (a, w) in inputs.acc.iter().zip(&self.w2) {
-            sum += i32::from((*a).clamp(0, clip)) * i32::from(*w);
-        }
-        let logit = i64::from(sum) + i64::from(self.b2);
+        let sum = match self.activation {
+            Activation::Clipped => {
+                // At most 255 (QA, checked when read) times 32 767, 64 times: within 32 bits.
+                let mut sum = 0i32;
+                for (a, w) in inputs.acc.iter().zip(&self.w2) {
+                    sum += i32::from((*a).clamp(0, clip)) * i32::from(*w);
+                }
+                i64::from(sum)
+            }
+            Activation::Squared => {
+                // 255² times 32 767 is within 32 bits, not 64 of them: each product is, and
+                // their sum is kept in 64.
+                let mut sum = 0i64;
+                for (a, w) in inputs.acc.iter().zip(&self.w2) {
+                    let h = i32::from((*a).clamp(0, clip));
+                    sum += i64::from(h * h * i32::from(*w));
+                }
+                sum / i64::from(self.qa)
+            }
+        };
+        let logit = sum + i64::from(self.b2);
         (logit * i64::from(self.scale) / (i64::from(self.qa) * i64::from(self.qb))) as i32
     }
 }
@@ -385,5 +434,40 @@ mod tests {
             assert!(error.contains("QA"), "{at} {value}: {error}");
         }
         assert_eq!(bytes.len(), file_size(Ataxx::INPUTS));
+    }
+
+    #[test]
+    fn both_activations_compute_their_output_and_keep_it_in_the_file() {
+        // Every hidden value 100 of QA 255 (0.392), every output weight 10 of QB 64 (0.156).
+        let flat = |activation| Network {
+            w1: vec![[0; HIDDEN]; Ataxx::INPUTS],
+            b1: [100; HIDDEN],
+            w2: [10; HIDDEN],
+            b2: 0,
+            qa: 255,
+            qb: 64,
+            scale: 400,
+            activation,
+        };
+        let start = Ataxx::start(None).unwrap();
+        // Clipped: 64 × 0.392 × 0.156 × 400 = 1 568.6; squared: 64 × 0.392² × 0.156 × 400 = 615.2.
+        for (activation, version, value) in [
+            (Activation::Clipped, 1, 1568),
+            (Activation::Squared, 2, 615),
+        ] {
+            let network = flat(activation);
+            assert_eq!(network.evaluate::<Ataxx>(&start), value, "{activation:?}");
+            let bytes = network.to_bytes();
+            assert_eq!(bytes[4..8], u32::to_le_bytes(version));
+            assert_eq!(Network::from_bytes::<Ataxx>(&bytes).unwrap(), network);
+        }
+        // The largest squared sum (255² × 32 767 × 64 hidden values) does not wrap.
+        let mut big = flat(Activation::Squared);
+        big.b1 = [i16::MAX; HIDDEN];
+        big.w2 = [i16::MAX; HIDDEN];
+        big.qb = 1;
+        big.scale = 1;
+        let expected = 255 * 32_767 * HIDDEN as i64 / 255;
+        assert_eq!(i64::from(big.evaluate::<Ataxx>(&start)), expected);
     }
 }
