@@ -44,15 +44,6 @@ enum GameName {
     Tablut,
 }
 
-/// What the hidden values become before the output weighs them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum ActivationName {
-    /// `clamp(x, 0, 1)` (the format of every network before Ataxx's network 4).
-    Clipped,
-    /// `clamp(x, 0, 1)²` (SCReLU).
-    Squared,
-}
-
 /// Trains a learned evaluation of the built-in bot from training positions.
 #[derive(Debug, Parser)]
 #[command(version)]
@@ -84,8 +75,8 @@ struct Args {
     #[arg(long, default_value_t = 0.002)]
     lr: f32,
     /// The hidden layer's activation.
-    #[arg(long, value_enum, default_value_t = ActivationName::Clipped)]
-    activation: ActivationName,
+    #[arg(long, value_enum, default_value_t = Activation::Clipped)]
+    activation: Activation,
     /// Positions per step.
     #[arg(long, default_value_t = 1024)]
     batch: usize,
@@ -426,11 +417,7 @@ fn train_game<G: Learned>(args: &Args) -> anyhow::Result<()> {
         started.elapsed().as_secs_f64()
     );
     let mut rng = StdRng::seed_from_u64(args.seed);
-    let activation = match args.activation {
-        ActivationName::Clipped => Activation::Clipped,
-        ActivationName::Squared => Activation::Squared,
-    };
-    let mut net = Float::new(G::INPUTS, activation, &mut rng);
+    let mut net = Float::new(G::INPUTS, args.activation, &mut rng);
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut gradient = vec![0.0; net.weights.len()];
     // The lowest held-out loss so far: its epoch, the loss and the weights (for --best).

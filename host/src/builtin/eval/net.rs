@@ -27,12 +27,12 @@ use tavola_sdk::Game;
 /// The hidden layer's size.
 pub const HIDDEN: usize = 64;
 /// What a hidden value becomes before the output layer weighs it (the file's format version).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Activation {
-    /// `clamp(x, 0, 1)`, format version 1.
+    /// `clamp(x, 0, 1)`, format version 1 (every shipped network's).
     Clipped,
-    /// `clamp(x, 0, 1)²`, format version 2: it weighs a strong hidden feature more than a weak
-    /// one, and trains to a lower loss at the same size.
+    /// `clamp(x, 0, 1)²` (SCReLU), format version 2: it weighs a strong hidden feature more
+    /// than a weak one (on network 4's positions it fit and played worse than clipped values).
     Squared,
 }
 
