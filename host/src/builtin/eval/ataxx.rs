@@ -112,7 +112,7 @@ impl Evaluate for Ataxx {
         futility: None,
         reduce_noisy: true,
         hopeless: None,
-        singular: None,
+        singular: Some(2),
     };
 
     fn evaluate(position: &<Ataxx as Game>::Position) -> i32 {
