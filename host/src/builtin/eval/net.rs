@@ -45,7 +45,20 @@ impl Activation {
             Activation::Squared => 2,
         }
     }
+
+    /// The activation of a file of format `version`, if this build reads it.
+    #[must_use]
+    pub fn from_version(version: u32) -> Option<Activation> {
+        [Activation::Clipped, Activation::Squared]
+            .into_iter()
+            .find(|a| a.version() == version)
+    }
 }
+
+/// The largest magnitude of a network's output, in hundredths: far beyond any position's worth
+/// (a full Ataxx board is 4 900), and far below the search's mate scores, which a network file
+/// given with `GAME_network=PATH` must not reach whatever its scales and weights.
+pub const OUTPUT_LIMIT: i64 = 100_000;
 
 /// A game with a learned evaluation: how a position becomes the network's inputs.
 pub trait Learned: Game {
@@ -185,11 +198,7 @@ impl Network {
         };
         let (version, inputs, hidden) = (word()?, word()?, word()?);
         let (qa, qb, scale) = (word()?, word()?, word()?);
-        let activation = match version {
-            1 => Some(Activation::Clipped),
-            2 => Some(Activation::Squared),
-            _ => None,
-        };
+        let activation = Activation::from_version(version);
         let sized = inputs as usize == G::INPUTS && hidden as usize == HIDDEN;
         let (Some(activation), true) = (activation, sized) else {
             return Err(error(format!(
@@ -315,7 +324,9 @@ impl Network {
             }
         };
         let logit = sum + i64::from(self.b2);
-        (logit * i64::from(self.scale) / (i64::from(self.qa) * i64::from(self.qb))) as i32
+        // Within 64 bits: |logit| < 2^32, the scale at most 2^16.
+        let value = logit * i64::from(self.scale) / (i64::from(self.qa) * i64::from(self.qb));
+        value.clamp(-OUTPUT_LIMIT, OUTPUT_LIMIT) as i32
     }
 }
 
@@ -461,13 +472,28 @@ mod tests {
             assert_eq!(bytes[4..8], u32::to_le_bytes(version));
             assert_eq!(Network::from_bytes::<Ataxx>(&bytes).unwrap(), network);
         }
-        // The largest squared sum (255² × 32 767 × 64 hidden values) does not wrap.
+        // The largest squared sum (255² × 32 767 × 64 hidden values, beyond 32 bits) does not
+        // wrap.
         let mut big = flat(Activation::Squared);
         big.b1 = [i16::MAX; HIDDEN];
         big.w2 = [i16::MAX; HIDDEN];
-        big.qb = 1;
+        big.qb = 64;
         big.scale = 1;
-        let expected = 255 * 32_767 * HIDDEN as i64 / 255;
+        let expected = 255 * 32_767 * HIDDEN as i64 / 255 / 64;
         assert_eq!(i64::from(big.evaluate::<Ataxx>(&start)), expected);
+        // Scales that make that sum worth more than any position are held to the limit, far
+        // from the search's mate scores, instead of wrapping.
+        for activation in [Activation::Clipped, Activation::Squared] {
+            for sign in [1, -1] {
+                let mut huge = flat(activation);
+                huge.b1 = [i16::MAX; HIDDEN];
+                huge.w2 = [sign * i16::MAX; HIDDEN];
+                huge.b2 = sign as i32 * i32::MAX;
+                huge.qb = 1;
+                huge.scale = 1 << 16;
+                let value = i64::from(huge.evaluate::<Ataxx>(&start));
+                assert_eq!(value, i64::from(sign) * OUTPUT_LIMIT, "{activation:?}");
+            }
+        }
     }
 }
