@@ -29,7 +29,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use tavola::arena::positions::parse_line;
-use tavola::builtin::eval::net::{Activation, Learned, Network, HIDDEN};
+use tavola::builtin::eval::net::{hidden_size_valid, Activation, Learned, Network, MAX_HIDDEN};
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::games::dama::Dama;
 use tavola_sdk::games::gonnect::Gonnect;
@@ -77,6 +77,10 @@ struct Args {
     /// The hidden layer's activation.
     #[arg(long, value_enum, default_value_t = Activation::Clipped)]
     activation: Activation,
+    /// The number of hidden values (a multiple of 16, at most 256): more fit more, and cost the
+    /// search time at every node.
+    #[arg(long, default_value_t = 64)]
+    hidden: usize,
     /// Positions per step.
     #[arg(long, default_value_t = 1024)]
     batch: usize,
@@ -212,17 +216,19 @@ struct Float {
     v: Vec<f32>,
     step: i32,
     inputs: usize,
+    hidden: usize,
     activation: Activation,
 }
 
 impl Float {
-    fn new(inputs: usize, activation: Activation, rng: &mut StdRng) -> Float {
+    fn new(inputs: usize, hidden: usize, activation: Activation, rng: &mut StdRng) -> Float {
         let mut net = Float {
             weights: Vec::new(),
             m: Vec::new(),
             v: Vec::new(),
             step: 0,
             inputs,
+            hidden,
             activation,
         };
         let count = net.b2() + 1;
@@ -241,24 +247,24 @@ impl Float {
 
     /// Where the hidden biases start in `weights`.
     const fn b1(&self) -> usize {
-        self.inputs * HIDDEN
+        self.inputs * self.hidden
     }
 
     /// Where the output weights start.
     const fn w2(&self) -> usize {
-        self.b1() + HIDDEN
+        self.b1() + self.hidden
     }
 
     /// Where the output bias is.
     const fn b2(&self) -> usize {
-        self.w2() + HIDDEN
+        self.w2() + self.hidden
     }
 
     /// The hidden sums of `features`, into `acc`.
-    fn hidden(&self, features: &[u16], acc: &mut [f32; HIDDEN]) {
+    fn sums(&self, features: &[u16], acc: &mut [f32]) {
         acc.copy_from_slice(&self.weights[self.b1()..self.w2()]);
         for &f in features {
-            let row = &self.weights[usize::from(f) * HIDDEN..][..HIDDEN];
+            let row = &self.weights[usize::from(f) * self.hidden..][..self.hidden];
             for (a, w) in acc.iter_mut().zip(row) {
                 *a += w;
             }
@@ -288,7 +294,7 @@ impl Float {
     }
 
     /// The output logit from the hidden sums.
-    fn output(&self, acc: &[f32; HIDDEN]) -> f32 {
+    fn output(&self, acc: &[f32]) -> f32 {
         let w2 = &self.weights[self.w2()..self.b2()];
         self.weights[self.b2()]
             + acc
@@ -300,10 +306,10 @@ impl Float {
 
     /// The mean squared error over `data`.
     fn loss(&self, data: &Data) -> f32 {
-        let mut acc = [0.0; HIDDEN];
+        let mut acc = vec![0.0; self.hidden];
         let mut total = 0.0f64;
         for i in 0..data.len() {
-            self.hidden(data.features(i), &mut acc);
+            self.sums(data.features(i), &mut acc);
             let error = sigmoid(self.output(&acc) + data.bases[i]) - data.targets[i];
             total += f64::from(error * error);
         }
@@ -313,17 +319,17 @@ impl Float {
     /// One step of Adam on the positions `batch` of `data`; returns their summed squared error.
     fn step(&mut self, data: &Data, batch: &[usize], lr: f32, gradient: &mut [f32]) -> f32 {
         gradient.fill(0.0);
-        let mut acc = [0.0; HIDDEN];
+        let mut acc = vec![0.0; self.hidden];
         let mut total = 0.0;
         for &i in batch {
             let features = data.features(i);
-            self.hidden(features, &mut acc);
+            self.sums(features, &mut acc);
             let p = sigmoid(self.output(&acc) + data.bases[i]);
             let error = p - data.targets[i];
             total += error * error;
             let g = 2.0 * error * p * (1.0 - p);
             gradient[self.b2()] += g;
-            for j in 0..HIDDEN {
+            for j in 0..self.hidden {
                 let a = acc[j];
                 gradient[self.w2() + j] += g * self.activate(a);
                 let slope = self.slope(a);
@@ -331,7 +337,7 @@ impl Float {
                     let d = g * slope * self.weights[self.w2() + j];
                     gradient[self.b1() + j] += d;
                     for &f in features {
-                        gradient[usize::from(f) * HIDDEN + j] += d;
+                        gradient[usize::from(f) * self.hidden + j] += d;
                     }
                 }
             }
@@ -356,22 +362,13 @@ impl Float {
         const QA: i32 = 255;
         const QB: i32 = 64;
         let q = |w: f32, by: i32| (w * by as f32).round().clamp(-32_767.0, 32_767.0) as i16;
-        let mut w1 = vec![[0; HIDDEN]; self.inputs];
-        for (f, row) in w1.iter_mut().enumerate() {
-            for (j, w) in row.iter_mut().enumerate() {
-                *w = q(self.weights[f * HIDDEN + j], QA);
-            }
-        }
-        let mut b1 = [0; HIDDEN];
-        let mut w2 = [0; HIDDEN];
-        for j in 0..HIDDEN {
-            b1[j] = q(self.weights[self.b1() + j], QA);
-            w2[j] = q(self.weights[self.w2() + j], QB);
-        }
+        let quantised = |from: usize, to: usize, by: i32| {
+            self.weights[from..to].iter().map(|w| q(*w, by)).collect()
+        };
         Network {
-            w1,
-            b1,
-            w2,
+            w1: quantised(0, self.b1(), QA),
+            b1: quantised(self.b1(), self.w2(), QA),
+            w2: quantised(self.w2(), self.b2(), QB),
             b2: (self.weights[self.b2()] * (QA * QB) as f32).round() as i32,
             qa: QA,
             qb: QB,
@@ -400,6 +397,12 @@ fn train_game<G: Learned>(args: &Args) -> anyhow::Result<()> {
     if !(0.0..=1.0).contains(&args.lambda) || args.scale <= 0 || args.batch == 0 {
         bail!("--lambda is from 0 to 1, --scale and --batch above 0");
     }
+    if !hidden_size_valid(args.hidden) {
+        bail!(
+            "--hidden {}: the hidden values are a multiple of 16, from 16 to {MAX_HIDDEN}",
+            args.hidden
+        );
+    }
     let started = Instant::now();
     let (train, held) = read::<G>(args)?;
     let images = if G::SYMMETRIES > 1 {
@@ -417,7 +420,7 @@ fn train_game<G: Learned>(args: &Args) -> anyhow::Result<()> {
         started.elapsed().as_secs_f64()
     );
     let mut rng = StdRng::seed_from_u64(args.seed);
-    let mut net = Float::new(G::INPUTS, args.activation, &mut rng);
+    let mut net = Float::new(G::INPUTS, args.hidden, args.activation, &mut rng);
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut gradient = vec![0.0; net.weights.len()];
     // The lowest held-out loss so far: its epoch, the loss and the weights (for --best).
@@ -456,8 +459,8 @@ fn train_game<G: Learned>(args: &Args) -> anyhow::Result<()> {
         let position = G::parse_position(&text, None).map_err(anyhow::Error::msg)?;
         found.clear();
         G::features(&position, |f| found.push(f as u16));
-        let mut acc = [0.0; HIDDEN];
-        net.hidden(&found, &mut acc);
+        let mut acc = vec![0.0; net.hidden];
+        net.sums(&found, &mut acc);
         let exact = (net.output(&acc) * args.scale as f32).round() as i32 + G::base(&position);
         worst = worst.max((exact - network.evaluate::<G>(&position)).abs());
     }
@@ -535,9 +538,9 @@ mod tests {
             dir.join("best.nnue"),
         );
         material_data(&data, 3000);
-        for (name, activation) in [
-            ("clipped", Activation::Clipped),
-            ("squared", Activation::Squared),
+        for (name, activation, hidden) in [
+            ("clipped", Activation::Clipped, "64"),
+            ("squared", Activation::Squared, "32"),
         ] {
             let args = Args::parse_from([
                 "tavola-trainer",
@@ -552,6 +555,8 @@ mod tests {
                 best.to_str().unwrap(),
                 "--activation",
                 name,
+                "--hidden",
+                hidden,
             ]);
             train(&args).unwrap();
             // The last epoch's network and the one with the lowest held-out loss both learned it.
@@ -559,6 +564,7 @@ mod tests {
                 let bytes = std::fs::read(path).unwrap();
                 let network = Network::from_bytes::<Ataxx>(&bytes).unwrap();
                 assert_eq!(network.activation, activation);
+                assert_eq!(network.hidden().to_string(), hidden);
                 let score = |text: &str| {
                     network.evaluate::<Ataxx>(&Ataxx::parse_position(text, None).unwrap())
                 };
@@ -590,6 +596,10 @@ mod tests {
         };
         assert!(run(&[]).contains("no training positions"), "{}", run(&[]));
         assert!(run(&["--lambda", "2"]).contains("--lambda"));
+        for hidden in ["0", "40", "512"] {
+            let error = run(&["--hidden", hidden]);
+            assert!(error.contains(&format!("--hidden {hidden}")), "{error}");
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -202,7 +202,10 @@ mod tests {
         let network = Ataxx::shipped();
         let bytes = network.to_bytes();
         assert_eq!(bytes, include_bytes!("ataxx.nnue"));
-        assert_eq!(bytes.len(), super::super::net::file_size(INPUTS));
+        assert_eq!(
+            bytes.len(),
+            super::super::net::file_size(INPUTS, network.hidden())
+        );
         let score = |position: &Position| network.evaluate::<Ataxx>(position);
         let start = Ataxx::start(None).unwrap();
         assert!(score(&start).abs() < 100, "{}", score(&start));

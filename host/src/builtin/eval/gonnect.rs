@@ -330,11 +330,12 @@ mod tests {
     fn the_network_corrects_the_hand_written_evaluation() {
         let network = Gonnect::shipped();
         let zero = Network {
-            w1: vec![[0; super::super::net::HIDDEN]; super::super::gonnect_net::INPUTS],
-            b1: [0; super::super::net::HIDDEN],
-            w2: [0; super::super::net::HIDDEN],
-            b2: 0,
-            ..network.clone()
+            scale: network.scale,
+            ..Network::zero(
+                super::super::gonnect_net::INPUTS,
+                network.hidden(),
+                network.activation,
+            )
         };
         for position in super::super::sample_positions::<Gonnect>(40) {
             // The search's path (the race measured once) is the trainer's (base plus output).

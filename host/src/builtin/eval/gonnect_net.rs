@@ -159,7 +159,7 @@ mod tests {
         );
         assert_eq!(
             include_bytes!("gonnect.nnue").len(),
-            super::super::net::file_size(INPUTS)
+            super::super::net::file_size(INPUTS, 64)
         );
     }
 

@@ -1,13 +1,13 @@
 //! The small NNUE-style networks of the built-in bot's learned evaluations: a game's inputs (each
 //! 0 or 1, from the side to move's view: see each game's [`Learned`] implementation) through one
-//! hidden layer of [`HIDDEN`] clipped ReLUs (or their squares, see [`Activation`]) to one output,
-//! in integers.
+//! hidden layer of clipped ReLUs (or their squares, see [`Activation`]; each network its own size,
+//! a multiple of 16 up to [`MAX_HIDDEN`]) to one output, in integers.
 //!
 //! Trained by Tavola itself (`tavola-trainer`, from the positions of `tavola match --positions`:
 //! see the README's "Learned evaluations"); the weights ship in the repository (a `.nnue` file per
 //! game, 17 to 371 kilobytes) and are compiled into the binary. The hidden layer's sums are made
-//! from scratch for each position: a row of [`HIDDEN`] 16-bit additions per input that is set,
-//! which the compiler turns into vector instructions.
+//! from scratch for each position: a row of 16-bit additions (one per hidden value) per input that
+//! is set, which the compiler turns into vector instructions.
 //!
 //! The file: the magic `TVNN`, then little-endian `u32`s (format version 1 or 2, inputs, hidden
 //! size, `QA`, `QB`, the output's scale in hundredths per unit of the logit), then the weights:
@@ -24,8 +24,16 @@ use std::sync::{Mutex, PoisonError};
 
 use tavola_sdk::Game;
 
-/// The hidden layer's size.
-pub const HIDDEN: usize = 64;
+/// The largest hidden layer this build reads: the clipped output's sum of `MAX_HIDDEN` products
+/// of at most 255 × 32 767 stays within 32 bits.
+pub const MAX_HIDDEN: usize = 256;
+
+/// Whether a network may have `hidden` hidden values: a multiple of 16 (whole vector registers)
+/// from 16 to [`MAX_HIDDEN`].
+#[must_use]
+pub const fn hidden_size_valid(hidden: usize) -> bool {
+    hidden % 16 == 0 && hidden >= 16 && hidden <= MAX_HIDDEN
+}
 /// What a hidden value becomes before the output layer weighs it (the file's format version).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Activation {
@@ -134,22 +142,23 @@ pub enum EvalChoice {
     File(&'static Network),
 }
 
-/// The size of the file of a network with `inputs` inputs: the magic, six words, the `i16`
-/// weights and biases, the output bias.
+/// The size of the file of a network with `inputs` inputs and `hidden` hidden values: the magic,
+/// six words, the `i16` weights and biases, the output bias.
 #[must_use]
-pub const fn file_size(inputs: usize) -> usize {
-    4 + 6 * 4 + 2 * (inputs * HIDDEN + 2 * HIDDEN) + 4
+pub const fn file_size(inputs: usize, hidden: usize) -> usize {
+    4 + 6 * 4 + 2 * (inputs * hidden + 2 * hidden) + 4
 }
 
-/// A network, quantised.
+/// A network, quantised. Its hidden size is `b1.len()` (a [`hidden_size_valid`] one): `w1` holds
+/// that many weights for each input, input by input, and `w2` that many.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Network {
-    /// Hidden weights, one row per input.
-    pub w1: Vec<[i16; HIDDEN]>,
+    /// Hidden weights, one row of `b1.len()` per input.
+    pub w1: Vec<i16>,
     /// Hidden biases.
-    pub b1: [i16; HIDDEN],
+    pub b1: Vec<i16>,
     /// Output weights.
-    pub w2: [i16; HIDDEN],
+    pub w2: Vec<i16>,
     /// Output bias.
     pub b2: i32,
     /// The hidden layer's clip, and the scale of its weights.
@@ -171,6 +180,32 @@ pub struct NetworkError {
 }
 
 impl Network {
+    /// A network of `inputs` inputs and `hidden` hidden values whose weights and biases are all
+    /// 0 (its output is 0), with the scales the trainer writes.
+    ///
+    /// # Panics
+    /// If `hidden` is not [`hidden_size_valid`].
+    #[must_use]
+    pub fn zero(inputs: usize, hidden: usize, activation: Activation) -> Network {
+        assert!(hidden_size_valid(hidden), "{hidden} hidden values");
+        Network {
+            w1: vec![0; inputs * hidden],
+            b1: vec![0; hidden],
+            w2: vec![0; hidden],
+            b2: 0,
+            qa: 255,
+            qb: 64,
+            scale: 250,
+            activation,
+        }
+    }
+
+    /// The number of hidden values.
+    #[must_use]
+    pub fn hidden(&self) -> usize {
+        self.b1.len()
+    }
+
     /// Reads a network of `G` from the bytes of its file.
     ///
     /// # Errors
@@ -199,16 +234,17 @@ impl Network {
         let (version, inputs, hidden) = (word()?, word()?, word()?);
         let (qa, qb, scale) = (word()?, word()?, word()?);
         let activation = Activation::from_version(version);
-        let sized = inputs as usize == G::INPUTS && hidden as usize == HIDDEN;
+        let sized = inputs as usize == G::INPUTS && hidden_size_valid(hidden as usize);
         let (Some(activation), true) = (activation, sized) else {
             return Err(error(format!(
                 "version {version}, {inputs} inputs, {hidden} hidden (this build reads versions \
-                 1 and 2, {}, {HIDDEN})",
+                 1 and 2, {} inputs, 16 to {MAX_HIDDEN} hidden in steps of 16)",
                 G::INPUTS
             )));
         };
-        // The clip bounds each hidden value, so that the output's sum of 64 products stays
-        // within 32 bits; the scales divide.
+        let hidden = hidden as usize;
+        // The clip bounds each hidden value, so that the output's sum of up to MAX_HIDDEN
+        // products stays within 32 bits; the scales divide.
         let bounded = (1..=255).contains(&qa)
             && (1..=1 << 16).contains(&qb)
             && (1..=1 << 16).contains(&scale);
@@ -222,20 +258,14 @@ impl Network {
             let b = take(2)?;
             Ok(i16::from_le_bytes([b[0], b[1]]))
         };
-        let mut w1 = vec![[0; HIDDEN]; G::INPUTS];
-        for row in &mut w1 {
-            for w in row.iter_mut() {
-                *w = take_i16()?;
-            }
-        }
-        let mut b1 = [0; HIDDEN];
-        for b in &mut b1 {
-            *b = take_i16()?;
-        }
-        let mut w2 = [0; HIDDEN];
-        for w in &mut w2 {
-            *w = take_i16()?;
-        }
+        let mut weights = |count: usize| {
+            (0..count)
+                .map(|_| take_i16())
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let w1 = weights(G::INPUTS * hidden)?;
+        let b1 = weights(hidden)?;
+        let w2 = weights(hidden)?;
         let b = take(4)?;
         let b2 = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
         if at != bytes.len() {
@@ -262,15 +292,15 @@ impl Network {
         let mut bytes = b"TVNN".to_vec();
         for word in [
             self.activation.version(),
-            self.w1.len() as u32,
-            HIDDEN as u32,
+            (self.w1.len() / self.hidden()) as u32,
+            self.hidden() as u32,
         ] {
             bytes.extend_from_slice(&word.to_le_bytes());
         }
         for value in [self.qa, self.qb, self.scale] {
             bytes.extend_from_slice(&value.to_le_bytes());
         }
-        for w in self.w1.iter().flatten().chain(&self.b1).chain(&self.w2) {
+        for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             bytes.extend_from_slice(&w.to_le_bytes());
         }
         bytes.extend_from_slice(&self.b2.to_le_bytes());
@@ -297,26 +327,31 @@ impl Network {
     #[inline]
     #[must_use]
     pub fn output(&self, set: impl FnOnce(&mut Inputs<'_>)) -> i32 {
+        let hidden = self.hidden();
         let mut inputs = Inputs {
-            acc: self.b1,
+            acc: [0; MAX_HIDDEN],
             w1: &self.w1,
+            hidden,
         };
+        inputs.acc[..hidden].copy_from_slice(&self.b1);
         set(&mut inputs);
+        let acc = &inputs.acc[..hidden];
         let clip = self.qa as i16;
         let sum = match self.activation {
             Activation::Clipped => {
-                // At most 255 (QA, checked when read) times 32 767, 64 times: within 32 bits.
+                // At most 255 (QA, checked when read) times 32 767, MAX_HIDDEN times: within 32
+                // bits.
                 let mut sum = 0i32;
-                for (a, w) in inputs.acc.iter().zip(&self.w2) {
+                for (a, w) in acc.iter().zip(&self.w2) {
                     sum += i32::from((*a).clamp(0, clip)) * i32::from(*w);
                 }
                 i64::from(sum)
             }
             Activation::Squared => {
-                // 255² times 32 767 is within 32 bits, not 64 of them: each product is, and
+                // 255² times 32 767 is within 32 bits, not two of them: each product is, and
                 // their sum is kept in 64.
                 let mut sum = 0i64;
-                for (a, w) in inputs.acc.iter().zip(&self.w2) {
+                for (a, w) in acc.iter().zip(&self.w2) {
                     let h = i32::from((*a).clamp(0, clip));
                     sum += i64::from(h * h * i32::from(*w));
                 }
@@ -333,15 +368,17 @@ impl Network {
 /// The hidden layer's sums while a position's inputs are set ([`Network::output`]).
 #[derive(Debug)]
 pub struct Inputs<'a> {
-    acc: [i16; HIDDEN],
-    w1: &'a [[i16; HIDDEN]],
+    acc: [i16; MAX_HIDDEN],
+    w1: &'a [i16],
+    hidden: usize,
 }
 
 impl Inputs<'_> {
     /// Sets input `input` (to 1).
     #[inline]
     pub fn add(&mut self, input: usize) {
-        for (a, w) in self.acc.iter_mut().zip(&self.w1[input]) {
+        let row = &self.w1[input * self.hidden..][..self.hidden];
+        for (a, w) in self.acc[..self.hidden].iter_mut().zip(row) {
             *a = a.wrapping_add(*w);
         }
     }
@@ -362,13 +399,20 @@ pub fn load<G: Learned>(path: &Path) -> Result<&'static Network, String> {
     if let Some(network) = loaded.get(&key) {
         return Ok(network);
     }
-    // The file's size and one byte more, at most: a huge file or a device is not read to its
-    // end.
-    let size = file_size(G::INPUTS);
+    // The largest network's size and one byte more, at most: a huge file or a device is not read
+    // to its end.
+    let size = file_size(G::INPUTS, MAX_HIDDEN);
     let mut bytes = Vec::with_capacity(size + 1);
     std::fs::File::open(path)
         .and_then(|file| file.take(size as u64 + 1).read_to_end(&mut bytes))
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.len() > size {
+        return Err(format!(
+            "{}: not a Tavola {} network: longer than the largest one ({size} bytes)",
+            path.display(),
+            G::TITLE
+        ));
+    }
     let network =
         Network::from_bytes::<G>(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     // Kept for the rest of the process: one network a path, at most a few hundred kilobytes each.
@@ -408,16 +452,22 @@ mod tests {
             error.contains("bad.nnue") && error.contains("cut short"),
             "{error}"
         );
-        // A long file is refused after its first bytes past the size.
+        // A long file is refused once it is longer than the largest network, not read to its end;
+        // a byte too many is named.
         let long = dir.join("long.nnue");
         let mut bytes = Ataxx::shipped().to_bytes();
-        bytes.resize(3 * file_size(Ataxx::INPUTS), 0);
+        bytes.resize(3 * file_size(Ataxx::INPUTS, MAX_HIDDEN), 0);
         std::fs::write(&long, bytes).unwrap();
         let error = load::<Ataxx>(&long).unwrap_err();
         assert!(
-            error.contains("long.nnue") && error.contains("1 bytes past"),
+            error.contains("long.nnue") && error.contains("longer than the largest"),
             "{error}"
         );
+        let mut bytes = Ataxx::shipped().to_bytes();
+        bytes.push(0);
+        std::fs::write(&long, bytes).unwrap();
+        let error = load::<Ataxx>(&long).unwrap_err();
+        assert!(error.contains("1 bytes past"), "{error}");
         let missing = load::<Ataxx>(&dir.join("missing.nnue")).unwrap_err();
         assert!(missing.contains("cannot read") && missing.contains("missing.nnue"));
         std::fs::remove_dir_all(&dir).unwrap();
@@ -444,50 +494,65 @@ mod tests {
             let error = read(&bad).unwrap_err().to_string();
             assert!(error.contains("QA"), "{at} {value}: {error}");
         }
-        assert_eq!(bytes.len(), file_size(Ataxx::INPUTS));
+        assert_eq!(bytes.len(), file_size(Ataxx::INPUTS, 64));
     }
 
     #[test]
-    fn both_activations_compute_their_output_and_keep_it_in_the_file() {
+    fn both_activations_and_every_hidden_size_compute_their_output_and_keep_it_in_the_file() {
         // Every hidden value 100 of QA 255 (0.392), every output weight 10 of QB 64 (0.156).
-        let flat = |activation| Network {
-            w1: vec![[0; HIDDEN]; Ataxx::INPUTS],
-            b1: [100; HIDDEN],
-            w2: [10; HIDDEN],
-            b2: 0,
-            qa: 255,
-            qb: 64,
+        let flat = |hidden, activation| Network {
+            b1: vec![100; hidden],
+            w2: vec![10; hidden],
             scale: 400,
-            activation,
+            ..Network::zero(Ataxx::INPUTS, hidden, activation)
         };
         let start = Ataxx::start(None).unwrap();
-        // Clipped: 64 × 0.392 × 0.156 × 400 = 1 568.6; squared: 64 × 0.392² × 0.156 × 400 = 615.2.
-        for (activation, version, value) in [
-            (Activation::Clipped, 1, 1568),
-            (Activation::Squared, 2, 615),
+        // Clipped: 64 × 0.392 × 0.156 × 400 = 1 568.6; squared: 64 × 0.392² × 0.156 × 400 = 615.2
+        // (in integers, the squares' sum divided by QA first: 615.15); twice and four times as
+        // much for 128 and 256 hidden values.
+        for (hidden, activation, version, value) in [
+            (64, Activation::Clipped, 1, 1568),
+            (64, Activation::Squared, 2, 615),
+            (128, Activation::Clipped, 1, 3137),
+            (128, Activation::Squared, 2, 1230),
+            (256, Activation::Clipped, 1, 6274),
+            (256, Activation::Squared, 2, 2460),
         ] {
-            let network = flat(activation);
-            assert_eq!(network.evaluate::<Ataxx>(&start), value, "{activation:?}");
+            let network = flat(hidden, activation);
+            assert_eq!(
+                network.evaluate::<Ataxx>(&start),
+                value,
+                "{hidden} {activation:?}"
+            );
             let bytes = network.to_bytes();
+            assert_eq!(bytes.len(), file_size(Ataxx::INPUTS, hidden));
             assert_eq!(bytes[4..8], u32::to_le_bytes(version));
+            assert_eq!(bytes[12..16], u32::to_le_bytes(hidden as u32));
             assert_eq!(Network::from_bytes::<Ataxx>(&bytes).unwrap(), network);
         }
-        // The largest squared sum (255² × 32 767 × 64 hidden values, beyond 32 bits) does not
-        // wrap.
-        let mut big = flat(Activation::Squared);
-        big.b1 = [i16::MAX; HIDDEN];
-        big.w2 = [i16::MAX; HIDDEN];
-        big.qb = 64;
-        big.scale = 1;
-        let expected = 255 * 32_767 * HIDDEN as i64 / 255 / 64;
-        assert_eq!(i64::from(big.evaluate::<Ataxx>(&start)), expected);
-        // Scales that make that sum worth more than any position are held to the limit, far
+        // The largest sums of the largest layer (255 × ±32 767 × 256 clipped, fitting 32 bits
+        // just; 255² × 32 767 × 256 squared, beyond them) do not wrap.
+        for activation in [Activation::Clipped, Activation::Squared] {
+            for (w, expected) in [(i16::MAX, 127), (i16::MIN, -128)] {
+                let mut big = flat(MAX_HIDDEN, activation);
+                big.b1 = vec![i16::MAX; MAX_HIDDEN];
+                big.w2 = vec![w; MAX_HIDDEN];
+                big.qb = 1 << 16;
+                big.scale = 1;
+                assert_eq!(
+                    big.evaluate::<Ataxx>(&start),
+                    expected,
+                    "{activation:?} {w}"
+                );
+            }
+        }
+        // Scales that make those sums worth more than any position are held to the limit, far
         // from the search's mate scores, instead of wrapping.
         for activation in [Activation::Clipped, Activation::Squared] {
             for sign in [1, -1] {
-                let mut huge = flat(activation);
-                huge.b1 = [i16::MAX; HIDDEN];
-                huge.w2 = [sign * i16::MAX; HIDDEN];
+                let mut huge = flat(64, activation);
+                huge.b1 = vec![i16::MAX; 64];
+                huge.w2 = vec![sign * i16::MAX; 64];
                 huge.b2 = sign as i32 * i32::MAX;
                 huge.qb = 1;
                 huge.scale = 1 << 16;
@@ -495,5 +560,32 @@ mod tests {
                 assert_eq!(value, i64::from(sign) * OUTPUT_LIMIT, "{activation:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_hidden_size_this_build_cannot_compute_is_refused() {
+        let bytes = Network::zero(Ataxx::INPUTS, 64, Activation::Clipped).to_bytes();
+        for hidden in [0u32, 8, 40, 272, u32::MAX] {
+            let mut bad = bytes.clone();
+            bad[12..16].copy_from_slice(&hidden.to_le_bytes());
+            let error = Network::from_bytes::<Ataxx>(&bad).unwrap_err().to_string();
+            assert!(
+                error.contains(&format!("{hidden} hidden")) && error.contains("steps of 16"),
+                "{error}"
+            );
+        }
+        // A valid size the file's length does not match is cut short or too long.
+        let mut wider = bytes.clone();
+        wider[12..16].copy_from_slice(&128u32.to_le_bytes());
+        assert!(Network::from_bytes::<Ataxx>(&wider)
+            .unwrap_err()
+            .to_string()
+            .contains("cut short"));
+        let mut narrower = bytes;
+        narrower[12..16].copy_from_slice(&32u32.to_le_bytes());
+        assert!(Network::from_bytes::<Ataxx>(&narrower)
+            .unwrap_err()
+            .to_string()
+            .contains("past"));
     }
 }

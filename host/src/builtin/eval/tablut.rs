@@ -466,14 +466,15 @@ mod tests {
 
     #[test]
     fn the_network_corrects_the_hand_written_evaluation() {
-        use super::super::net::{Network, HIDDEN};
+        use super::super::net::Network;
         let network = Tablut::shipped();
         let zero = Network {
-            w1: vec![[0; HIDDEN]; super::super::tablut_net::INPUTS],
-            b1: [0; HIDDEN],
-            w2: [0; HIDDEN],
-            b2: 0,
-            ..network.clone()
+            scale: network.scale,
+            ..Network::zero(
+                super::super::tablut_net::INPUTS,
+                network.hidden(),
+                network.activation,
+            )
         };
         for position in super::super::sample_positions::<Tablut>(40) {
             assert_eq!(zero.evaluate::<Tablut>(&position), classic(&position));

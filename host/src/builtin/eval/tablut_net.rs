@@ -137,7 +137,7 @@ mod tests {
         assert_eq!(Tablut::shipped().to_bytes(), include_bytes!("tablut.nnue"));
         assert_eq!(
             include_bytes!("tablut.nnue").len(),
-            super::super::net::file_size(INPUTS)
+            super::super::net::file_size(INPUTS, 64)
         );
     }
 }
