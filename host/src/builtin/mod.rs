@@ -268,7 +268,7 @@ impl Settings {
                 }
                 // Hidden: the search's heuristics other than the game's own, for the matches
                 // that decide them (`lmr=log|plain`, `rfp=MARGIN|off`, `nmp=on|off`,
-                // `lmp=on|off`, `tm=stable|plain`, `iir=on|off`, `fp=MARGIN|off`,
+                // `lmp=on|off`, `tm=stable|nodes|plain`, `iir=on|off`, `fp=MARGIN|off`,
                 // `reduce=all|quiet`, `hopeless=HINT|off`, `se=MARGIN|off`).
                 "lmr" | "rfp" | "nmp" | "lmp" | "tm" | "iir" | "fp" | "reduce" | "hopeless"
                 | "se" => {
@@ -283,8 +283,9 @@ impl Settings {
                         ("nmp", "off") => p.null_move = false,
                         ("lmp", "on") => p.late_moves = true,
                         ("lmp", "off") => p.late_moves = false,
-                        ("tm", "stable") => p.stable_time = true,
-                        ("tm", "plain") => p.stable_time = false,
+                        ("tm", "stable") => p.time = search::TimeUse::Stable,
+                        ("tm", "nodes") => p.time = search::TimeUse::Nodes,
+                        ("tm", "plain") => p.time = search::TimeUse::Plain,
                         ("iir", "on") => p.iir = true,
                         ("iir", "off") => p.iir = false,
                         ("fp", "off") => p.futility = None,
@@ -850,7 +851,7 @@ mod tests {
         let expected = search::Heuristics {
             reverse_futility: None,
             null_move: true,
-            stable_time: true,
+            time: search::TimeUse::Stable,
             reduce_noisy: true,
             hopeless: Some(1),
             singular: Some(2),
@@ -865,6 +866,8 @@ mod tests {
                 .reverse_futility,
             Some(90)
         );
+        let nodes = parse(&[("tm", "nodes")]).unwrap().heuristics.unwrap();
+        assert_eq!(nodes.time, search::TimeUse::Nodes);
         for (key, value) in [
             ("rfp", "0"),
             ("nmp", "yes"),

@@ -56,10 +56,8 @@ pub struct Heuristics {
     /// [`LMP_DEPTH`] plies from its horizon, skips its quiet moves after the first
     /// `3 + depth²` it tried.
     pub late_moves: bool,
-    /// Time by the best move's stability: the next iteration starts after up to 1.5 times the
-    /// usual share of the soft limit while the best move keeps changing (or the score falls),
-    /// after half of it once the best move has held for four iterations.
-    pub stable_time: bool,
+    /// How much of the soft limit may pass before the next iteration starts (see [`TimeUse`]).
+    pub time: TimeUse,
     /// Internal iterative reduction: a node at least 4 plies from its horizon without a move
     /// from the table is searched a ply less (its best move is then cheaper to find again).
     pub iir: bool,
@@ -94,13 +92,41 @@ impl Heuristics {
         reverse_futility: None,
         null_move: false,
         late_moves: false,
-        stable_time: false,
+        time: TimeUse::Plain,
         iir: false,
         futility: None,
         reduce_noisy: false,
         hopeless: None,
         singular: None,
     };
+}
+
+/// How a search decides, after each iteration, whether there is time for the next one: the next
+/// iteration takes a few times longer than the last, so it starts only while a share of the soft
+/// limit is left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeUse {
+    /// Six tenths of the soft limit, always.
+    Plain,
+    /// By the best move's stability: up to 1.5 times the plain share while the best move keeps
+    /// changing (or the score falls), half of it once the best move has held for four
+    /// iterations.
+    Stable,
+    /// By the share of the nodes searched under the best move (as Zataxx and many chess
+    /// engines): from depth [`NODE_TIME_DEPTH`], the plain share times (1.55 − that share) × 1.5:
+    /// a best move that took nearly all of the search is trusted (0.6 of the plain share at a
+    /// share of 90 %), one that took half of it is not (1.5 times).
+    Nodes,
+}
+
+/// The first iteration after which [`TimeUse::Nodes`] weighs the best move's nodes.
+pub const NODE_TIME_DEPTH: u32 = 7;
+
+/// [`TimeUse::Nodes`]' share of the soft limit, in tenths, when `best` of the `all` nodes under
+/// the root's moves were under the best one: 6 × (1.55 − best / all) × 1.5, rounded down.
+fn node_time_share(best: u64, all: u64) -> u32 {
+    let thousandths = (best.min(all) * 1000 / all.max(1)) as u32;
+    6 * (1550 - thousandths) * 3 / 2 / 1000
 }
 
 /// The deepest node reverse futility pruning prunes.
@@ -221,6 +247,8 @@ pub struct Searcher<G: Evaluate> {
     heuristics: Heuristics,
     /// Root moves the search must not play ([`Searcher::exclude_root_moves`]).
     excluded: Vec<G::Move>,
+    /// The nodes this search spent under each root move so far ([`TimeUse::Nodes`]).
+    root_nodes: Vec<(G::Move, u64)>,
 }
 
 /// What a running search needs besides its state.
@@ -322,6 +350,7 @@ impl<G: Evaluate> Searcher<G> {
             singular_skip: vec![None; MAX_PLY + 2],
             heuristics: G::HEURISTICS,
             excluded: Vec::new(),
+            root_nodes: Vec::new(),
         }
     }
 
@@ -359,6 +388,7 @@ impl<G: Evaluate> Searcher<G> {
         report: &mut dyn FnMut(&Iteration<G::Move>),
     ) -> Iteration<G::Move> {
         let run = self.begin(stop, limits);
+        self.root_nodes.clear();
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         for h in &mut self.history {
             *h /= 8;
@@ -387,7 +417,12 @@ impl<G: Evaluate> Searcher<G> {
             let decided = value.abs() >= MATE_BOUND && (MATE - value.abs()) as u32 <= depth;
             // In tenths of the soft limit: how much of it may pass before the next iteration.
             let mut share = 6;
-            if self.heuristics.stable_time {
+            if self.heuristics.time == TimeUse::Nodes && depth >= NODE_TIME_DEPTH {
+                let best_nodes = iteration.pv.first().map_or(0, |mv| self.root_nodes_of(*mv));
+                let all: u64 = self.root_nodes.iter().map(|(_, n)| n).sum();
+                share = node_time_share(best_nodes, all);
+            }
+            if self.heuristics.time == TimeUse::Stable {
                 let last = best.as_ref();
                 let same = last.is_some_and(|b| b.pv.first() == iteration.pv.first());
                 stable = if same { stable + 1 } else { 0 };
@@ -434,6 +469,22 @@ impl<G: Evaluate> Searcher<G> {
         if !self.excluded.is_empty() && moves.iter().any(|mv| !self.excluded.contains(mv)) {
             moves.retain(|mv| !self.excluded.contains(mv));
         }
+    }
+
+    /// Adds `nodes` to those spent under the root move `mv`.
+    fn count_root_nodes(&mut self, mv: G::Move, nodes: u64) {
+        match self.root_nodes.iter_mut().find(|(m, _)| *m == mv) {
+            Some((_, n)) => *n += nodes,
+            None => self.root_nodes.push((mv, nodes)),
+        }
+    }
+
+    /// The nodes this search spent under the root move `mv`.
+    fn root_nodes_of(&self, mv: G::Move) -> u64 {
+        self.root_nodes
+            .iter()
+            .find(|(m, _)| *m == mv)
+            .map_or(0, |(_, n)| *n)
     }
 
     /// Starts a search: the clock, a new table generation, the counters reset.
@@ -721,6 +772,7 @@ impl<G: Evaluate> Searcher<G> {
                 None => 0,
             };
 
+            let before = self.nodes;
             let mut child = position.clone();
             child.play_unchecked(mv);
             let value = if i == 0 {
@@ -764,6 +816,9 @@ impl<G: Evaluate> Searcher<G> {
                 }
                 value
             };
+            if ply == 0 {
+                self.count_root_nodes(mv, self.nodes - before);
+            }
             if self.stopped {
                 self.moves[ply] = moves;
                 self.order[ply] = order;
@@ -1080,6 +1135,50 @@ mod tests {
     }
 
     #[test]
+    fn the_nodes_under_each_root_move_are_counted_for_the_time_they_allow() {
+        let position = Ataxx::start(None).unwrap();
+        let mut searcher = Searcher::<Ataxx>::new(1);
+        let limits = Limits {
+            depth: Some(6),
+            ..Limits::default()
+        };
+        let found = searcher.search(&position, limits, &AtomicBool::new(false), &mut |_| {});
+        // Every root move was searched in some iteration, and all nodes but the root's are
+        // under one of them.
+        assert_eq!(searcher.root_nodes.len(), position.legal_moves().len());
+        let all: u64 = searcher.root_nodes.iter().map(|(_, n)| n).sum();
+        assert!(
+            all < found.nodes && all + 6 * 20 >= found.nodes,
+            "{all} of {}",
+            found.nodes
+        );
+        let best = searcher.root_nodes_of(found.pv[0]);
+        assert!(best > 0 && best < all, "{best} of {all}");
+        // A new search counts from nothing.
+        searcher.search(
+            &position,
+            Limits {
+                depth: Some(1),
+                ..limits
+            },
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        let again: u64 = searcher.root_nodes.iter().map(|(_, n)| n).sum();
+        assert!(again < 100, "{again}");
+        // The share of the soft limit: 6 tenths times (1.55 − the best move's share) × 1.5.
+        for (best, all, tenths) in [
+            (900, 1000, 5),
+            (500, 1000, 9),
+            (1000, 1000, 4),
+            (0, 1000, 13),
+        ] {
+            assert_eq!(node_time_share(best, all), tenths, "{best} of {all}");
+        }
+        assert_eq!(node_time_share(0, 0), 13, "nothing counted: the most time");
+    }
+
+    #[test]
     fn a_set_stop_flag_still_gives_a_legal_move() {
         let position = Ataxx::start(None).unwrap();
         let mut searcher = Searcher::<Ataxx>::new(1);
@@ -1158,7 +1257,7 @@ mod tests {
             reverse_futility: Some(120),
             null_move: true,
             late_moves: true,
-            stable_time: true,
+            time: TimeUse::Stable,
             iir: true,
             futility: Some(150),
             reduce_noisy: true,

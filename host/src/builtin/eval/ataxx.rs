@@ -19,7 +19,7 @@ use tavola_sdk::games::ataxx::{Ataxx, Bitboard, Move, Position};
 use tavola_sdk::{Game, Position as _};
 
 use super::net::Learned as _;
-use crate::builtin::search::{Heuristics, NOISY_HINT};
+use crate::builtin::search::{Heuristics, TimeUse, NOISY_HINT};
 use crate::builtin::Evaluate;
 
 use std::cell::Cell;
@@ -107,7 +107,7 @@ impl Evaluate for Ataxx {
         reverse_futility: Some(120),
         null_move: false,
         late_moves: true,
-        stable_time: false,
+        time: TimeUse::Plain,
         iir: false,
         futility: None,
         reduce_noisy: true,
