@@ -327,22 +327,41 @@ impl Network {
     #[inline]
     #[must_use]
     pub fn output(&self, set: impl FnOnce(&mut Inputs<'_>)) -> i32 {
-        let hidden = self.hidden();
-        let mut inputs = Inputs {
-            acc: [0; MAX_HIDDEN],
+        // The sizes of the shipped networks get loops of a known length.
+        match self.hidden() {
+            64 => self.output_in::<64>(set),
+            128 => self.output_in::<128>(set),
+            hidden => {
+                let mut sums = [0; MAX_HIDDEN];
+                self.output_of(&mut sums[..hidden], set)
+            }
+        }
+    }
+
+    /// [`Network::output`] for a network of exactly `N` hidden values.
+    #[inline]
+    fn output_in<const N: usize>(&self, set: impl FnOnce(&mut Inputs<'_>)) -> i32 {
+        let mut sums = [0; N];
+        self.output_of(&mut sums, set)
+    }
+
+    /// [`Network::output`], with `acc` (as long as the hidden layer) for the hidden sums.
+    #[inline]
+    fn output_of(&self, acc: &mut [i16], set: impl FnOnce(&mut Inputs<'_>)) -> i32 {
+        acc.copy_from_slice(&self.b1);
+        set(&mut Inputs {
+            acc: &mut *acc,
             w1: &self.w1,
-            hidden,
-        };
-        inputs.acc[..hidden].copy_from_slice(&self.b1);
-        set(&mut inputs);
-        let acc = &inputs.acc[..hidden];
+        });
+        let acc = &*acc;
+        let w2 = &self.w2[..acc.len()];
         let clip = self.qa as i16;
         let sum = match self.activation {
             Activation::Clipped => {
                 // At most 255 (QA, checked when read) times 32 767, MAX_HIDDEN times: within 32
                 // bits.
                 let mut sum = 0i32;
-                for (a, w) in acc.iter().zip(&self.w2) {
+                for (a, w) in acc.iter().zip(w2) {
                     sum += i32::from((*a).clamp(0, clip)) * i32::from(*w);
                 }
                 i64::from(sum)
@@ -351,7 +370,7 @@ impl Network {
                 // 255² times 32 767 is within 32 bits, not two of them: each product is, and
                 // their sum is kept in 64.
                 let mut sum = 0i64;
-                for (a, w) in acc.iter().zip(&self.w2) {
+                for (a, w) in acc.iter().zip(w2) {
                     let h = i32::from((*a).clamp(0, clip));
                     sum += i64::from(h * h * i32::from(*w));
                 }
@@ -368,17 +387,18 @@ impl Network {
 /// The hidden layer's sums while a position's inputs are set ([`Network::output`]).
 #[derive(Debug)]
 pub struct Inputs<'a> {
-    acc: [i16; MAX_HIDDEN],
+    /// The hidden sums (as many as the network's hidden values).
+    acc: &'a mut [i16],
     w1: &'a [i16],
-    hidden: usize,
 }
 
 impl Inputs<'_> {
     /// Sets input `input` (to 1).
     #[inline]
     pub fn add(&mut self, input: usize) {
-        let row = &self.w1[input * self.hidden..][..self.hidden];
-        for (a, w) in self.acc[..self.hidden].iter_mut().zip(row) {
+        let hidden = self.acc.len();
+        let row = &self.w1[input * hidden..][..hidden];
+        for (a, w) in self.acc.iter_mut().zip(row) {
             *a = a.wrapping_add(*w);
         }
     }
@@ -494,7 +514,7 @@ mod tests {
             let error = read(&bad).unwrap_err().to_string();
             assert!(error.contains("QA"), "{at} {value}: {error}");
         }
-        assert_eq!(bytes.len(), file_size(Ataxx::INPUTS, 64));
+        assert_eq!(bytes.len(), file_size(Ataxx::INPUTS, shipped.hidden()));
     }
 
     #[test]
