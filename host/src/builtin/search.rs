@@ -114,8 +114,8 @@ pub enum TimeUse {
     Stable,
     /// By the share of the nodes searched under the best move (as Zataxx and many chess
     /// engines): from depth [`NODE_TIME_DEPTH`], the plain share times (1.55 − that share) × 1.5:
-    /// a best move that took nearly all of the search is trusted (0.6 of the plain share at a
-    /// share of 90 %), one that took half of it is not (1.5 times).
+    /// a best move that took nearly all of the search ends it soonest (0.83 of the plain share
+    /// at 100 %, 0.98 at 90 %), one that took half of it gets 1.6 times the plain share.
     Nodes,
 }
 

@@ -323,7 +323,8 @@ impl Network {
     /// evaluation shares work between its inputs and its [`Learned::base`] calls this itself).
     ///
     /// # Panics
-    /// If an input is past the network's rows.
+    /// If an input is past the network's rows, or the network's own sizes disagree (a network
+    /// read by [`Network::from_bytes`] or made by [`Network::zero`] never does).
     #[inline]
     #[must_use]
     pub fn output(&self, set: impl FnOnce(&mut Inputs<'_>)) -> i32 {
