@@ -397,9 +397,28 @@ impl Inputs<'_> {
     /// Sets input `input` (to 1).
     #[inline]
     pub fn add(&mut self, input: usize) {
-        let hidden = self.acc.len();
-        let row = &self.w1[input * hidden..][..hidden];
-        for (a, w) in self.acc.iter_mut().zip(row) {
+        // The shipped networks' sizes get rows of a known length: one bounds check a row, and
+        // loops the compiler lays out in whole vector registers.
+        match self.acc.len() {
+            64 => self.add_in::<64>(input),
+            128 => self.add_in::<128>(input),
+            hidden => {
+                let row = &self.w1[input * hidden..][..hidden];
+                for (a, w) in self.acc.iter_mut().zip(row) {
+                    *a = a.wrapping_add(*w);
+                }
+            }
+        }
+    }
+
+    /// [`Inputs::add`] for a network of exactly `N` hidden values.
+    #[inline]
+    fn add_in<const N: usize>(&mut self, input: usize) {
+        let acc: &mut [i16; N] = (&mut *self.acc).try_into().expect("N hidden sums");
+        let row: &[i16; N] = self.w1[input * N..(input + 1) * N]
+            .try_into()
+            .expect("a row of N");
+        for (a, w) in acc.iter_mut().zip(row) {
             *a = a.wrapping_add(*w);
         }
     }
