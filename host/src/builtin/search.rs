@@ -249,6 +249,9 @@ pub struct Searcher<G: Evaluate> {
     excluded: Vec<G::Move>,
     /// The nodes this search spent under each root move so far ([`TimeUse::Nodes`]).
     root_nodes: Vec<(G::Move, u64)>,
+    /// The running iteration's best line so far and its value: the last root move whose
+    /// search, finished, raised alpha. A stopped iteration's move when it has one.
+    root_best: Option<(i32, Vec<G::Move>)>,
 }
 
 /// What a running search needs besides its state.
@@ -351,6 +354,7 @@ impl<G: Evaluate> Searcher<G> {
             heuristics: G::HEURISTICS,
             excluded: Vec::new(),
             root_nodes: Vec::new(),
+            root_best: None,
         }
     }
 
@@ -375,8 +379,11 @@ impl<G: Evaluate> Searcher<G> {
     }
 
     /// Searches `position` (not finished) deeper and deeper within `limits`, until `stop` is set,
-    /// calling `report` after each finished iteration. Returns the last finished iteration (a
-    /// stopped first iteration still gives its best move so far, or the first legal move).
+    /// calling `report` after each finished iteration. Returns the last finished iteration, or,
+    /// when the iteration after it was stopped once one of its root moves had been searched to
+    /// the end and raised alpha, that iteration's best line so far, with its value and depth (a
+    /// deeper search's best move so far is better than a shallower one's, as in Stockfish and
+    /// Zataxx); a stopped first iteration with no such move gives the first legal move.
     ///
     /// # Panics
     /// When `position` is finished (it has no move to choose).
@@ -402,12 +409,17 @@ impl<G: Evaluate> Searcher<G> {
             // Depth 1 always finishes (a few hundred nodes at most): there is then a move.
             self.stopped = depth > 1 && run.stop.load(Ordering::Relaxed);
             self.root_depth = depth;
+            self.root_best = None;
             let value = self.aspiration(&run, position, depth, best.as_ref().map(|b| b.value));
             if self.stopped {
-                if best.is_none() {
-                    // The first iteration did not finish: its best move so far, if any.
-                    let pv = self.pv[0].first().copied().into_iter().collect();
-                    best = Some(self.iteration(&run, depth, 0, pv));
+                // The stopped iteration's best line so far, if a root move was searched to its
+                // end and raised alpha.
+                if let Some((value, pv)) = self.root_best.take() {
+                    best = Some(self.iteration(&run, depth, value, pv));
+                } else if best.is_none() {
+                    // No move yet (the first iteration always finishes, so this is defensive):
+                    // the first legal one, below.
+                    best = Some(self.iteration(&run, depth, 0, Vec::new()));
                 }
                 break;
             }
@@ -833,6 +845,9 @@ impl<G: Evaluate> Searcher<G> {
                     head[ply].clear();
                     head[ply].push(mv);
                     head[ply].extend_from_slice(&tail[0]);
+                    if ply == 0 {
+                        self.root_best = Some((value, self.pv[0].clone()));
+                    }
                     if alpha >= beta {
                         if quiet {
                             self.reward(side, ply, mv, depth, &moves[..i]);
@@ -1176,6 +1191,39 @@ mod tests {
             assert_eq!(node_time_share(best, all), tenths, "{best} of {all}");
         }
         assert_eq!(node_time_share(0, 0), 13, "nothing counted: the most time");
+    }
+
+    #[test]
+    fn a_stopped_iteration_gives_its_best_move_once_one_raised_alpha() {
+        let position = Ataxx::start(None).unwrap();
+        let mut deeper = 0;
+        for nodes in (2_000..40_000).step_by(1_000) {
+            let mut searcher = Searcher::<Ataxx>::new(1);
+            let mut finished = Vec::new();
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let found = searcher.search(&position, limits, &AtomicBool::new(false), &mut |i| {
+                finished.push((i.depth, i.pv[0]));
+            });
+            let &(last, last_move) = finished.last().unwrap();
+            assert!(position.is_legal(found.pv[0]), "{nodes}: {found:?}");
+            assert!(found.nodes <= nodes, "{nodes}: {found:?}");
+            if found.depth == last {
+                assert_eq!(found.pv[0], last_move, "{nodes}: {found:?}");
+            } else {
+                // The stopped iteration's line: from its depth, not reported as finished.
+                assert_eq!(
+                    found.depth,
+                    last + 1,
+                    "{nodes}: {found:?} after {finished:?}"
+                );
+                deeper += 1;
+            }
+        }
+        // Most stop in the first root move's search (the largest), some after it (6 of 38).
+        assert!((3..38).contains(&deeper), "{deeper} of 38");
     }
 
     #[test]
