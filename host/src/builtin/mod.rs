@@ -268,10 +268,10 @@ impl Settings {
                 }
                 // Hidden: the search's heuristics other than the game's own, for the matches
                 // that decide them (`lmr=log|plain`, `rfp=MARGIN|off`, `nmp=on|off`,
-                // `lmp=on|off`, `tm=stable|nodes|plain`, `iir=on|off`, `fp=MARGIN|off`,
+                // `lmp=on|off`, `tm=stable|nodes|plain`, `iir=on|off`, `fp=MARGIN|off`, `fpd=DEPTH`,
                 // `reduce=all|quiet`, `hopeless=HINT|off`, `se=MARGIN|off`).
-                "lmr" | "rfp" | "nmp" | "lmp" | "tm" | "iir" | "fp" | "reduce" | "hopeless"
-                | "se" => {
+                "lmr" | "rfp" | "nmp" | "lmp" | "tm" | "iir" | "fp" | "fpd" | "reduce"
+                | "hopeless" | "se" => {
                     let p = settings.heuristics.get_or_insert(G::HEURISTICS);
                     let bad = || format!("{key}={value:?} is not one of its values");
                     match (key.as_str(), value.as_str()) {
@@ -290,6 +290,7 @@ impl Settings {
                         ("iir", "off") => p.iir = false,
                         ("fp", "off") => p.futility = None,
                         ("fp", _) => p.futility = Some(number(key, value, 1..=10_000)?),
+                        ("fpd", _) => p.futility_depth = number(key, value, 1..=10)?,
                         ("reduce", "all") => p.reduce_noisy = true,
                         ("reduce", "quiet") => p.reduce_noisy = false,
                         ("hopeless", "off") => p.hopeless = None,
@@ -846,6 +847,7 @@ mod tests {
             ("reduce", "all"),
             ("hopeless", "1"),
             ("se", "2"),
+            ("fpd", "5"),
         ])
         .unwrap();
         let expected = search::Heuristics {
@@ -855,6 +857,7 @@ mod tests {
             reduce_noisy: true,
             hopeless: Some(1),
             singular: Some(2),
+            futility_depth: 5,
             ..Ataxx::HEURISTICS
         };
         assert_eq!(off.heuristics, Some(expected));

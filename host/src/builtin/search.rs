@@ -61,10 +61,12 @@ pub struct Heuristics {
     /// Internal iterative reduction: a node at least 4 plies from its horizon without a move
     /// from the table is searched a ply less (its best move is then cheaper to find again).
     pub iir: bool,
-    /// Futility pruning: at a node off the principal variation at most [`FUTILITY_DEPTH`] plies
+    /// Futility pruning: at a node off the principal variation at most `futility_depth` plies
     /// from its horizon whose static evaluation, plus this margin per ply, is still at most
     /// alpha, the quiet moves after the first are not tried.
     pub futility: Option<i32>,
+    /// The deepest node futility pruning prunes ([`FUTILITY_DEPTH`] unless a game says).
+    pub futility_depth: i32,
     /// The late-move reductions treat the evaluation's noisy moves (Ataxx's conversions of two
     /// pieces or more) as they treat quiet ones: every move but the one from the table may be
     /// searched shallower. Without, only quiet moves are. (The prunings touch quiet moves
@@ -95,6 +97,7 @@ impl Heuristics {
         time: TimeUse::Plain,
         iir: false,
         futility: None,
+        futility_depth: FUTILITY_DEPTH,
         reduce_noisy: false,
         hopeless: None,
         singular: None,
@@ -135,7 +138,7 @@ pub const RFP_DEPTH: i32 = 6;
 /// The deepest node late-move pruning prunes.
 pub const LMP_DEPTH: i32 = 4;
 
-/// The deepest node futility pruning prunes.
+/// The deepest node futility pruning prunes by default.
 pub const FUTILITY_DEPTH: i32 = 3;
 
 /// The shallowest node whose move from the table is tested for singularity.
@@ -695,7 +698,7 @@ impl<G: Evaluate> Searcher<G> {
         // Hopeless quiet moves: the evaluation, even with a margin, stays under alpha.
         let futile = match (heuristics.futility, static_eval) {
             (Some(margin), Some(eval)) => {
-                depth <= FUTILITY_DEPTH
+                depth <= heuristics.futility_depth
                     && alpha.abs() < MATE_BOUND
                     && eval + margin * depth <= alpha
             }
@@ -1308,6 +1311,7 @@ mod tests {
             time: TimeUse::Stable,
             iir: true,
             futility: Some(150),
+            futility_depth: 6,
             reduce_noisy: true,
             hopeless: Some(1),
             singular: Some(2),

@@ -19,7 +19,7 @@ use tavola_sdk::games::ataxx::{Ataxx, Bitboard, Move, Position};
 use tavola_sdk::{Game, Position as _};
 
 use super::net::Learned as _;
-use crate::builtin::search::{Heuristics, TimeUse, NOISY_HINT};
+use crate::builtin::search::{Heuristics, TimeUse, FUTILITY_DEPTH, NOISY_HINT};
 use crate::builtin::Evaluate;
 
 use std::cell::Cell;
@@ -110,6 +110,7 @@ impl Evaluate for Ataxx {
         time: TimeUse::Plain,
         iir: false,
         futility: None,
+        futility_depth: FUTILITY_DEPTH,
         reduce_noisy: true,
         hopeless: None,
         singular: Some(2),
