@@ -104,7 +104,7 @@ tavola_sdk::multiversion! {
 impl Evaluate for Ataxx {
     const HEURISTICS: Heuristics = Heuristics {
         log_reductions: true,
-        reverse_futility: Some(120),
+        reverse_futility: Some(40),
         null_move: false,
         late_moves: true,
         time: TimeUse::Plain,
