@@ -268,8 +268,8 @@ impl Settings {
                 }
                 // Hidden: the search's heuristics other than the game's own, for the matches
                 // that decide them (`lmr=log|plain`, `rfp=MARGIN|off`, `nmp=on|off`,
-                // `lmp=on|off`, `tm=stable|nodes|plain`, `iir=on|off`, `fp=MARGIN|off`, `fpd=DEPTH`,
-                // `reduce=all|quiet`, `hopeless=HINT|off`, `se=MARGIN|off`).
+                // `lmp=on|off`, `tm=stable|nodes|plain`, `iir=on|off`, `fp=MARGIN|off`,
+                // `fpd=DEPTH`, `reduce=all|quiet`, `hopeless=HINT|off`, `se=MARGIN|off`).
                 "lmr" | "rfp" | "nmp" | "lmp" | "tm" | "iir" | "fp" | "fpd" | "reduce"
                 | "hopeless" | "se" => {
                     let p = settings.heuristics.get_or_insert(G::HEURISTICS);
@@ -487,7 +487,8 @@ pub fn search_info<M: std::fmt::Display>(iteration: &Iteration<M>) -> SearchInfo
 
 impl<G: Evaluate> Brain<G> for BuiltinBrain<G> {
     /// Searches deeper and deeper within the limits from the settings and the clock, reporting
-    /// after each depth; when asked to stop it answers with the deepest search finished.
+    /// after each depth; when asked to stop it answers with the deepest search finished, or the
+    /// stopped one's best move once it has one ([`Searcher::search`]).
     fn choose(&mut self, request: &Request<G>, control: &Control) -> Answer {
         self.best_move(request, control).map(|mv| mv.to_string())
     }

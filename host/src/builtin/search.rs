@@ -386,7 +386,8 @@ impl<G: Evaluate> Searcher<G> {
     /// when the iteration after it was stopped once one of its root moves had been searched to
     /// the end and raised alpha, that iteration's best line so far, with its value and depth (a
     /// deeper search's best move so far is better than a shallower one's, as in Stockfish and
-    /// Zataxx); a stopped first iteration with no such move gives the first legal move.
+    /// Zataxx), reported too, so that what is shown is what is played; a stopped first
+    /// iteration with no such move gives the first legal move.
     ///
     /// # Panics
     /// When `position` is finished (it has no move to choose).
@@ -418,7 +419,9 @@ impl<G: Evaluate> Searcher<G> {
                 // The stopped iteration's best line so far, if a root move was searched to its
                 // end and raised alpha.
                 if let Some((value, pv)) = self.root_best.take() {
-                    best = Some(self.iteration(&run, depth, value, pv));
+                    let iteration = self.iteration(&run, depth, value, pv);
+                    report(&iteration);
+                    best = Some(iteration);
                 } else if best.is_none() {
                     // No move yet (the first iteration always finishes, so this is defensive):
                     // the first legal one, below.
@@ -1202,30 +1205,27 @@ mod tests {
         let mut deeper = 0;
         for nodes in (2_000..40_000).step_by(1_000) {
             let mut searcher = Searcher::<Ataxx>::new(1);
-            let mut finished = Vec::new();
+            let mut reports = Vec::new();
             let limits = Limits {
                 nodes: Some(nodes),
                 ..Limits::default()
             };
             let found = searcher.search(&position, limits, &AtomicBool::new(false), &mut |i| {
-                finished.push((i.depth, i.pv[0]));
+                reports.push((i.depth, i.pv[0]));
             });
-            let &(last, last_move) = finished.last().unwrap();
             assert!(position.is_legal(found.pv[0]), "{nodes}: {found:?}");
             assert!(found.nodes <= nodes, "{nodes}: {found:?}");
-            if found.depth == last {
-                assert_eq!(found.pv[0], last_move, "{nodes}: {found:?}");
-            } else {
-                // The stopped iteration's line: from its depth, not reported as finished.
-                assert_eq!(
-                    found.depth,
-                    last + 1,
-                    "{nodes}: {found:?} after {finished:?}"
-                );
+            // What is played was reported last, and the reports went a depth at a time.
+            assert_eq!(reports.last(), Some(&(found.depth, found.pv[0])), "{nodes}");
+            let depths: Vec<u32> = reports.iter().map(|r| r.0).collect();
+            assert_eq!(depths, (1..=found.depth).collect::<Vec<_>>(), "{nodes}");
+            // The node limit stopped every search: an answer with all of them is the stopped
+            // iteration's, one with fewer the last finished iteration's.
+            if found.nodes == nodes {
                 deeper += 1;
             }
         }
-        // Most stop in the first root move's search (the largest), some after it (6 of 38).
+        // Most stop in the first root move's search (the largest), some after it.
         assert!((3..38).contains(&deeper), "{deeper} of 38");
     }
 
