@@ -17,7 +17,8 @@
 //! that the sum is what is fitted. A twentieth of the positions is held out and its loss reported
 //! each epoch. Where the game's board has symmetries that keep a position's value (the square
 //! boards of Ataxx, Gonnect and Tablut: eight), each position is learned in each of its images.
-//! The network is then quantised ([`Network`]) as the host reads it.
+//! Training starts from random weights, or from an earlier network's (`--init`). The network is
+//! then quantised ([`Network`]) as the host reads it.
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -74,13 +75,18 @@ struct Args {
     /// The learning rate (it drops to 30 % at 60 % of the epochs, and again at 85 %).
     #[arg(long, default_value_t = 0.002)]
     lr: f32,
-    /// The hidden layer's activation.
-    #[arg(long, value_enum, default_value_t = Activation::Clipped)]
-    activation: Activation,
+    /// The hidden layer's activation [default: clipped].
+    #[arg(long, value_enum)]
+    activation: Option<Activation>,
     /// The number of hidden values (a multiple of 16, at most 256): more fit more, and cost the
-    /// search time at every node.
-    #[arg(long, default_value_t = 64)]
-    hidden: usize,
+    /// search time at every node [default: 64].
+    #[arg(long)]
+    hidden: Option<usize>,
+    /// Start from this network's weights instead of random ones (a next generation from the
+    /// shipped network: it needs fewer new positions and epochs, usually at a lower `--lr`). Its
+    /// width and activation are kept; `--hidden` and `--activation`, if given, must be the same.
+    #[arg(long, value_name = "PATH")]
+    init: Option<PathBuf>,
     /// Positions per step.
     #[arg(long, default_value_t = 1024)]
     batch: usize,
@@ -221,20 +227,22 @@ struct Float {
 }
 
 impl Float {
-    fn new(inputs: usize, hidden: usize, activation: Activation, rng: &mut StdRng) -> Float {
-        let mut net = Float {
-            weights: Vec::new(),
-            m: Vec::new(),
-            v: Vec::new(),
+    /// A network whose weights are all zero.
+    fn zero(inputs: usize, hidden: usize, activation: Activation) -> Float {
+        let count = inputs * hidden + 2 * hidden + 1;
+        Float {
+            weights: vec![0.0; count],
+            m: vec![0.0; count],
+            v: vec![0.0; count],
             step: 0,
             inputs,
             hidden,
             activation,
-        };
-        let count = net.b2() + 1;
-        net.weights = vec![0.0; count];
-        net.m = vec![0.0; count];
-        net.v = vec![0.0; count];
+        }
+    }
+
+    fn new(inputs: usize, hidden: usize, activation: Activation, rng: &mut StdRng) -> Float {
+        let mut net = Float::zero(inputs, hidden, activation);
         let (b1, w2, b2) = (net.b1(), net.w2(), net.b2());
         for w in &mut net.weights[..b1] {
             *w = rng.gen_range(-0.05..0.05);
@@ -357,6 +365,28 @@ impl Float {
         total
     }
 
+    /// The floating-point network that `network` is the quantisation of, its output a logit in
+    /// units of `scale` (the network's own scale may differ: its output weights are rescaled).
+    fn from_network(network: &Network, scale: i32) -> Float {
+        let hidden = network.hidden();
+        let mut net = Float::zero(network.w1.len() / hidden, hidden, network.activation);
+        let (qa, qb) = (network.qa as f32, network.qb as f32);
+        let rescale = network.scale as f32 / scale as f32;
+        let (b1, w2, b2) = (net.b1(), net.w2(), net.b2());
+        let weights = &mut net.weights;
+        for (w, &q) in weights[..b1].iter_mut().zip(&network.w1) {
+            *w = f32::from(q) / qa;
+        }
+        for (w, &q) in weights[b1..w2].iter_mut().zip(&network.b1) {
+            *w = f32::from(q) / qa;
+        }
+        for (w, &q) in weights[w2..b2].iter_mut().zip(&network.w2) {
+            *w = f32::from(q) / qb * rescale;
+        }
+        weights[b2] = network.b2 as f32 / (qa * qb) * rescale;
+        net
+    }
+
     /// The network quantised as the host reads it.
     fn quantise(&self, scale: i32) -> Network {
         const QA: i32 = 255;
@@ -397,12 +427,19 @@ fn train_game<G: Learned>(args: &Args) -> anyhow::Result<()> {
     if !(0.0..=1.0).contains(&args.lambda) || args.scale <= 0 || args.batch == 0 {
         bail!("--lambda is from 0 to 1, --scale and --batch above 0");
     }
-    if !hidden_size_valid(args.hidden) {
-        bail!(
-            "--hidden {}: the hidden values are a multiple of 16, from 16 to {MAX_HIDDEN}",
-            args.hidden
-        );
+    if let Some(hidden) = args.hidden.filter(|h| !hidden_size_valid(*h)) {
+        bail!("--hidden {hidden}: the hidden values are a multiple of 16, from 16 to {MAX_HIDDEN}");
     }
+    let mut rng = StdRng::seed_from_u64(args.seed);
+    let mut net = match &args.init {
+        Some(path) => start_from::<G>(path, args)?,
+        None => Float::new(
+            G::INPUTS,
+            args.hidden.unwrap_or(64),
+            args.activation.unwrap_or(Activation::Clipped),
+            &mut rng,
+        ),
+    };
     let started = Instant::now();
     let (train, held) = read::<G>(args)?;
     let images = if G::SYMMETRIES > 1 {
@@ -419,8 +456,6 @@ fn train_game<G: Learned>(args: &Args) -> anyhow::Result<()> {
         held.len(),
         started.elapsed().as_secs_f64()
     );
-    let mut rng = StdRng::seed_from_u64(args.seed);
-    let mut net = Float::new(G::INPUTS, args.hidden, args.activation, &mut rng);
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut gradient = vec![0.0; net.weights.len()];
     // The lowest held-out loss so far: its epoch, the loss and the weights (for --best).
@@ -480,6 +515,33 @@ fn train_game<G: Learned>(args: &Args) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The network of `--init`'s file `path`, for `G`, checked against `--hidden` and
+/// `--activation`.
+fn start_from<G: Learned>(path: &std::path::Path, args: &Args) -> anyhow::Result<Float> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let network =
+        Network::from_bytes::<G>(&bytes).with_context(|| format!("--init {}", path.display()))?;
+    if let Some(hidden) = args.hidden.filter(|h| *h != network.hidden()) {
+        bail!(
+            "--init {}: {} hidden values, not --hidden {hidden}",
+            path.display(),
+            network.hidden()
+        );
+    }
+    if let Some(activation) = args.activation.filter(|a| *a != network.activation) {
+        let name = |a: Activation| {
+            clap::ValueEnum::to_possible_value(&a).map_or(String::new(), |v| v.get_name().into())
+        };
+        bail!(
+            "--init {}: a {} activation, not --activation {}",
+            path.display(),
+            name(network.activation),
+            name(activation)
+        );
+    }
+    Ok(Float::from_network(&network, args.scale))
 }
 
 /// Up to `count` positions of the first data file, to check the quantised network against.
@@ -580,6 +642,69 @@ mod tests {
                 );
             }
         }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_network_starts_from_another_and_keeps_it_when_not_trained() {
+        let dir = std::env::temp_dir().join(format!("tavola-trainer-init-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+        material_data(&dir.join("data.txt"), 2000);
+        let run = |extra: &[&str]| {
+            let data = path("data.txt");
+            let mut words = vec!["tavola-trainer", &data];
+            words.extend_from_slice(extra);
+            train(&Args::parse_from(&words)).map_err(|e| format!("{e:#}"))
+        };
+        let first = path("first.nnue");
+        run(&[
+            "-o", &first, "--epochs", "3", "--batch", "64", "--hidden", "32",
+        ])
+        .unwrap();
+        // No epoch: the network written is the one read, to the last byte.
+        let again = path("again.nnue");
+        run(&["-o", &again, "--epochs", "0", "--init", &first]).unwrap();
+        assert_eq!(
+            std::fs::read(&again).unwrap(),
+            std::fs::read(&first).unwrap()
+        );
+        // At another scale the output weights are rescaled: the same evaluations, to rounding.
+        let rescaled = path("rescaled.nnue");
+        run(&[
+            "-o", &rescaled, "--epochs", "0", "--init", &first, "--scale", "125",
+        ])
+        .unwrap();
+        let read = |p: &str| Network::from_bytes::<Ataxx>(&std::fs::read(p).unwrap()).unwrap();
+        let position = Ataxx::parse_position("xxxx2o/7/7/7/7/7/o6 x 0 1", None).unwrap();
+        let (a, b) = (
+            read(&first).evaluate::<Ataxx>(&position),
+            read(&rescaled).evaluate::<Ataxx>(&position),
+        );
+        assert!((a - b).abs() <= 3, "{a} against {b}");
+        // Trained further, it stays a network of the same width that knows material.
+        let next = path("next.nnue");
+        run(&[
+            "-o", &next, "--epochs", "2", "--batch", "64", "--init", &first, "--lr", "0.0005",
+        ])
+        .unwrap();
+        let network = read(&next);
+        assert_eq!(network.hidden(), 32);
+        let down = Ataxx::parse_position("xxxx2o/7/7/7/7/7/o6 o 0 1", None).unwrap();
+        assert!(network.evaluate::<Ataxx>(&position) > network.evaluate::<Ataxx>(&down) + 100);
+        // A width or an activation that is not the file's, a file that is not a network.
+        let error = run(&["-o", &next, "--init", &first, "--hidden", "64"]).unwrap_err();
+        assert!(
+            error.contains(&first) && error.contains("32 hidden"),
+            "{error}"
+        );
+        let error = run(&["-o", &next, "--init", &first, "--activation", "squared"]).unwrap_err();
+        assert!(error.contains("a clipped activation"), "{error}");
+        let error = run(&["-o", &next, "--init", &path("data.txt")]).unwrap_err();
+        assert!(
+            error.contains("--init") && error.contains("data.txt"),
+            "{error}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
