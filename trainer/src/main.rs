@@ -30,7 +30,9 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use tavola::arena::positions::parse_line;
-use tavola::builtin::eval::net::{hidden_size_valid, Activation, Learned, Network, MAX_HIDDEN};
+use tavola::builtin::eval::net::{
+    hidden_size_valid, Activation, Learned, Network, DEFAULT_SCALE, MAX_HIDDEN, QA, QB,
+};
 use tavola_sdk::games::ataxx::Ataxx;
 use tavola_sdk::games::dama::Dama;
 use tavola_sdk::games::gonnect::Gonnect;
@@ -70,7 +72,7 @@ struct Args {
     #[arg(long, default_value_t = 0.5)]
     lambda: f32,
     /// Hundredths of a piece per unit of the output logit (a score of `scale` is a 73 % win).
-    #[arg(long, default_value_t = 250)]
+    #[arg(long, default_value_t = DEFAULT_SCALE)]
     scale: i32,
     /// The learning rate (it drops to 30 % at 60 % of the epochs, and again at 85 %).
     #[arg(long, default_value_t = 0.002)]
@@ -389,8 +391,6 @@ impl Float {
 
     /// The network quantised as the host reads it.
     fn quantise(&self, scale: i32) -> Network {
-        const QA: i32 = 255;
-        const QB: i32 = 64;
         let q = |w: f32, by: i32| (w * by as f32).round().clamp(-32_767.0, 32_767.0) as i16;
         let quantised = |from: usize, to: usize, by: i32| {
             self.weights[from..to].iter().map(|w| q(*w, by)).collect()
@@ -456,6 +456,9 @@ fn train_game<G: Learned>(args: &Args) -> anyhow::Result<()> {
         held.len(),
         started.elapsed().as_secs_f64()
     );
+    if args.init.is_some() {
+        eprintln!("the initial network: held-out loss {:.6}", net.loss(&held));
+    }
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut gradient = vec![0.0; net.weights.len()];
     // The lowest held-out loss so far: its epoch, the loss and the weights (for --best).

@@ -179,6 +179,14 @@ pub struct NetworkError {
     reason: String,
 }
 
+/// The scale of the hidden weights and biases (and the hidden layer's clip) in the networks the
+/// trainer writes.
+pub const QA: i32 = 255;
+/// The scale of the output weights in the networks the trainer writes.
+pub const QB: i32 = 64;
+/// Hundredths of a piece per unit of the output logit, unless the trainer is told otherwise.
+pub const DEFAULT_SCALE: i32 = 250;
+
 impl Network {
     /// A network of `inputs` inputs and `hidden` hidden values whose weights and biases are all
     /// 0 (its output is 0), with the scales the trainer writes.
@@ -193,9 +201,9 @@ impl Network {
             b1: vec![0; hidden],
             w2: vec![0; hidden],
             b2: 0,
-            qa: 255,
-            qb: 64,
-            scale: 250,
+            qa: QA,
+            qb: QB,
+            scale: DEFAULT_SCALE,
             activation,
         }
     }
