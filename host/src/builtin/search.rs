@@ -844,8 +844,10 @@ impl<G: Evaluate> Searcher<G> {
             }
             if value > best_value {
                 best_value = value;
-                best_move = Some(mv);
                 if value > alpha {
+                    // Only a move that raised alpha is the node's best: below alpha every
+                    // value is an upper bound, and the highest of them names no better move.
+                    best_move = Some(mv);
                     alpha = value;
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
                     head[ply].clear();
@@ -1134,6 +1136,32 @@ mod tests {
         assert_eq!(found.score(), Score::Mate(1), "{found:?}");
         let mv = found.pv[0].to_string();
         assert!(mv == "a1c1" || mv == "a1c2", "{mv}");
+    }
+
+    #[test]
+    fn a_node_that_fails_low_keeps_the_tables_move() {
+        // Every move of Ataxx's start scores far below alpha = 5 000: the node fails low, and
+        // the highest of its upper bounds names no best move, so the move an earlier (shallower)
+        // search stored for the position stays. A node whose window holds its value stores its
+        // own best move.
+        let position = Ataxx::start(None).unwrap();
+        let earlier = *position.legal_moves().last().unwrap();
+        for (alpha, beta, pv_node) in [(5000, 5001, false), (-5000, 5000, true)] {
+            let mut searcher = Searcher::<Ataxx>::new(1);
+            let stop = AtomicBool::new(false);
+            let run = searcher.begin(&stop, Limits::default());
+            let key = position.hash_key();
+            searcher.tt.store(key, Some(earlier), 0, 1, Bound::Upper);
+            let value = searcher.negamax(&run, &position, 3, 1, alpha, beta, pv_node);
+            let entry = searcher.tt.probe(key).unwrap();
+            assert_eq!(entry.depth, 3);
+            if value <= alpha {
+                assert_eq!((entry.bound, entry.mv), (Bound::Upper, Some(earlier)));
+            } else {
+                assert!(alpha < 0 && entry.bound == Bound::Exact, "{value}");
+                assert!(entry.mv.is_some_and(|mv| mv != earlier), "{:?}", entry.mv);
+            }
+        }
     }
 
     #[test]
