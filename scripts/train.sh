@@ -8,9 +8,10 @@
 # SEED) with the network built into `tavola` and learns from its own positions and the earlier
 # ones:
 #   scripts/train.sh gonnect runs/gonnect-2 16000 13 runs/gonnect-1/positions.txt
-# With INIT=PATH set (a network file, usually the shipped one), the training starts from that
-# network's weights instead of random ones, at a lower rate (0.001) for 4 epochs; its width
-# and activation are the file's. Ataxx's network 6 was network 5 trained so on new positions:
+# With INIT=PATH set (a network file, usually the shipped one; a path from the repository's
+# root, like OUT_DIR), the training starts from that network's weights instead of random
+# ones, at a lower rate (0.001) for 4 epochs; its width and activation are the file's. Ataxx's
+# network 6 was network 5 trained so on new positions:
 #   INIT=host/src/builtin/eval/ataxx.nnue scripts/train.sh ataxx runs/ataxx-7 22000 19 \
 #       runs/ataxx-6/positions.txt runs/ataxx-6b/positions.txt
 #
