@@ -28,7 +28,7 @@
 # (the README's "Learned evaluations" says how), then copy it over
 # host/src/builtin/eval/GAME.nnue to build it into `tavola`.
 set -eu
-cap=
+cap= width=
 case "${1:-}" in
     ataxx | dama | gonnect | tablut) game=$1 ;;
     *)
@@ -37,7 +37,7 @@ case "${1:-}" in
         ;;
 esac
 cd "$(dirname "$0")/.."
-# Checked before the self-play, not after it (the trainer refuses another width itself).
+# Checked before the self-play, not after it.
 if [ -n "${INIT:-}" ] && [ ! -f "$INIT" ]; then
     echo "scripts/train.sh: INIT=$INIT: no such network file" >&2
     exit 2
@@ -62,7 +62,7 @@ elif [ "$game" = ataxx ]; then
     # Network 3's held-out loss was lowest at epoch 5 of 30; network 4's, on twice the
     # positions, at epoch 8 of 12 and as low at 12; network 5's, twice as wide on three runs'
     # positions, at epoch 9 of 10.
-    fast=5000 slow=8000 epochs=10 fit="--hidden 128"
+    fast=5000 slow=8000 epochs=10 fit="" width="--hidden 128"
 else
     fast=5000 slow=8000 epochs=30 fit=""
 fi
@@ -71,7 +71,9 @@ if [ -n "${INIT:-}" ]; then
     # from random weights on the same 3.3 million positions (10 epochs) gained +28.
     # (Appended to the trainer's other arguments, the earlier positions, so that a path with
     # spaces stays one argument.)
-    epochs=4
+    # The width is the file's: the game's own is not asked for (a 64-wide network is as good a
+    # start as a 128-wide one, and is not refused after the self-play).
+    epochs=4 width=
     set -- "$@" --init "$INIT" --lr 0.001
 fi
 mkdir -p "$out"
@@ -86,5 +88,5 @@ fi
     --games "$games" --opening-plies 8 --concurrency 2 --seed "$seed" $run $cap \
     --positions "$out/positions.txt"
 # shellcheck disable=SC2086
-"$bin/tavola-trainer" --game "$game" "$out/positions.txt" "$@" --epochs "$epochs" $fit \
+"$bin/tavola-trainer" --game "$game" "$out/positions.txt" "$@" --epochs "$epochs" $fit $width \
     -o "$out/$game.nnue"
