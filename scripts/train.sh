@@ -71,8 +71,8 @@ if [ -n "${INIT:-}" ]; then
     # from random weights on the same 3.3 million positions (10 epochs) gained +28.
     # (Appended to the trainer's other arguments, the earlier positions, so that a path with
     # spaces stays one argument.)
-    # The width is the file's: the game's own is not asked for (a 64-wide network is as good a
-    # start as a 128-wide one, and is not refused after the self-play).
+    # The width is the file's: the game's own is not asked for (so a start of another width,
+    # say 64, is trained as it is rather than refused after the self-play).
     epochs=4 width=
     set -- "$@" --init "$INIT" --lr 0.001
 fi
