@@ -14,12 +14,15 @@
 # network 6 was network 5 trained so on new positions:
 #   INIT=host/src/builtin/eval/ataxx.nnue scripts/train.sh ataxx runs/ataxx-7 22000 19 \
 #       runs/ataxx-6/positions.txt runs/ataxx-6b/positions.txt
+# and network 7 was network 6 trained so, on its own games from 14-ply openings and those:
+#   INIT=host/src/builtin/eval/ataxx.nnue scripts/train.sh ataxx runs/ataxx-8 12000 20 \
+#       runs/ataxx-6/positions.txt runs/ataxx-6b/positions.txt runs/ataxx-7/positions.txt
 #
 # 1. Self-play: the built-in bot against itself at 5 000 and 8 000 nodes a move (Gonnect, whose
 #    nodes cost more, 3 000 and 5 000), untimed (so the games are the same on a busy machine),
-#    from random 8-ply openings, writing every position with its search score and the game's
-#    result to OUT_DIR/positions.txt. An interrupted run is resumed (the positions of the games
-#    it had finished are kept), a finished one not played again.
+#    from random 8-ply openings (Ataxx's, 14), writing every position with its search score
+#    and the game's result to OUT_DIR/positions.txt. An interrupted run is resumed (the
+#    positions of the games it had finished are kept), a finished one not played again.
 # 2. Training: `tavola-trainer` fits the network to them and to EARLIER_POSITIONS (paths from
 #    the repository's root, like OUT_DIR) and writes OUT_DIR/GAME.nnue (for Gonnect
 #    and Tablut, a correction to the hand-written evaluation, fitted to the search scores alone).
@@ -28,7 +31,7 @@
 # (the README's "Learned evaluations" says how), then copy it over
 # host/src/builtin/eval/GAME.nnue to build it into `tavola`.
 set -eu
-cap= width=
+cap= width= plies=8
 case "${1:-}" in
     ataxx | dama | gonnect | tablut) game=$1 ;;
     *)
@@ -62,7 +65,9 @@ elif [ "$game" = ataxx ]; then
     # Network 3's held-out loss was lowest at epoch 5 of 30; network 4's, on twice the
     # positions, at epoch 8 of 12 and as low at 12; network 5's, twice as wide on three runs'
     # positions, at epoch 9 of 10.
-    fast=5000 slow=8000 epochs=10 fit="" width="--hidden 128"
+    # Openings of 14 random plies (as Zataxx's 14 to 17) give more varied positions than 8
+    # (network 7's; not measured alone).
+    fast=5000 slow=8000 epochs=10 fit="" width="--hidden 128" plies=14
 else
     fast=5000 slow=8000 epochs=30 fit=""
 fi
@@ -85,7 +90,7 @@ else
 fi
 # shellcheck disable=SC2086
 "$bin/tavola" match --game "$game" "builtin:nodes=$fast" "builtin:nodes=$slow" --tc 0 \
-    --games "$games" --opening-plies 8 --concurrency 2 --seed "$seed" $run $cap \
+    --games "$games" --opening-plies "$plies" --concurrency 2 --seed "$seed" $run $cap \
     --positions "$out/positions.txt"
 # shellcheck disable=SC2086
 "$bin/tavola-trainer" --game "$game" "$out/positions.txt" "$@" --epochs "$epochs" $fit $width \
