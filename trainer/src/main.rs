@@ -62,7 +62,9 @@ struct Args {
     #[arg(short, long)]
     output: PathBuf,
     /// Where to write, as well, the network of the epoch with the lowest held-out loss (the
-    /// last epochs may fit the training positions better and the held-out ones worse).
+    /// last epochs may fit the training positions better and the held-out ones worse). The
+    /// starting network counts as epoch 0: with `--init`, where training made the network
+    /// worse on the held-out positions, the file's own is written back.
     #[arg(long, value_name = "PATH")]
     best: Option<PathBuf>,
     /// Passes over the data.
@@ -456,13 +458,20 @@ fn train_game<G: Learned>(args: &Args) -> anyhow::Result<()> {
         held.len(),
         started.elapsed().as_secs_f64()
     );
-    if args.init.is_some() {
-        eprintln!("the initial network: held-out loss {:.6}", net.loss(&held));
+    // The lowest held-out loss so far: its epoch (0, the starting network), the loss and the
+    // weights (for --best).
+    let mut best: Option<(u32, f32, Vec<f32>)> = None;
+    if args.init.is_some() || args.best.is_some() {
+        let loss = net.loss(&held);
+        if args.init.is_some() {
+            eprintln!("the initial network: held-out loss {loss:.6}");
+        }
+        if args.best.is_some() {
+            best = Some((0, loss, net.weights.clone()));
+        }
     }
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut gradient = vec![0.0; net.weights.len()];
-    // The lowest held-out loss so far: its epoch, the loss and the weights (for --best).
-    let mut best: Option<(u32, f32, Vec<f32>)> = None;
     for epoch in 1..=args.epochs {
         let lr = args.lr
             * if epoch * 100 > args.epochs * 85 {
@@ -512,8 +521,13 @@ fn train_game<G: Learned>(args: &Args) -> anyhow::Result<()> {
         net.weights = weights;
         std::fs::write(path, net.quantise(args.scale).to_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
+        let which = if epoch == 0 {
+            "the starting network".to_owned()
+        } else {
+            format!("epoch {epoch}'s network")
+        };
         eprintln!(
-            "wrote {} (epoch {epoch}'s network, held-out loss {loss:.6})",
+            "wrote {} ({which}, held-out loss {loss:.6})",
             path.display()
         );
     }
@@ -665,13 +679,20 @@ mod tests {
             "-o", &first, "--epochs", "3", "--batch", "64", "--hidden", "32",
         ])
         .unwrap();
-        // No epoch: the network written is the one read, to the last byte.
-        let again = path("again.nnue");
-        run(&["-o", &again, "--epochs", "0", "--init", &first]).unwrap();
-        assert_eq!(
-            std::fs::read(&again).unwrap(),
-            std::fs::read(&first).unwrap()
-        );
+        // No epoch: the network written is the one read, to the last byte, and so is the best
+        // one (the starting network is epoch 0).
+        let (again, best) = (path("again.nnue"), path("best.nnue"));
+        run(&[
+            "-o", &again, "--epochs", "0", "--init", &first, "--best", &best,
+        ])
+        .unwrap();
+        for written in [&again, &best] {
+            assert_eq!(
+                std::fs::read(written).unwrap(),
+                std::fs::read(&first).unwrap(),
+                "{written}"
+            );
+        }
         // At another scale the output weights are rescaled: the same evaluations, to rounding.
         let rescaled = path("rescaled.nnue");
         run(&[
