@@ -181,6 +181,20 @@ mod tests {
             let name = if network { "network" } else { "classic" };
             println!("ataxx {name} eval: {ns:.0} ns per call ({sum})");
         }
+        // Networks of other widths (their weights do not change the cost: zeros will do).
+        for hidden in [64, 256] {
+            let network = Box::leak(Box::new(super::super::net::Network::zero(
+                Ataxx::INPUTS,
+                hidden,
+                super::super::net::Activation::Clipped,
+            )));
+            set_weights(Weights {
+                network_file: Some(network),
+                ..WEIGHTS
+            });
+            let (ns, _) = super::super::time_per_call::<Ataxx>(&positions, 2_000_000);
+            println!("ataxx network eval, {hidden} hidden values: {ns:.0} ns per call");
+        }
         set_weights(WEIGHTS);
     }
 
