@@ -256,6 +256,9 @@ pub struct WorkerBrain {
     timed: Arc<AtomicBool>,
     /// Set when the bot's output says an allocation failed.
     out_of_memory: Arc<AtomicBool>,
+    /// Disconnected once the bot's output has all been read (the reader of its stderr has
+    /// seen its end), so that a death is told after its last words.
+    stderr_read: Receiver<()>,
     /// The largest address space seen of the bot's process, in bytes.
     peak_memory: u64,
     /// The address-space limit, in bytes.
@@ -535,8 +538,10 @@ impl WorkerBrain {
         let reader_oom = Arc::clone(&out_of_memory);
         let stderr_label = label.clone();
         thread::spawn(move || read_worker(stdout, &label, &sender, (&reader_probe, &reader_timed)));
+        let (stderr_reading, stderr_read) = mpsc::channel::<()>();
         thread::spawn(move || {
-            read_stderr(stderr, &format!("{stderr_label} stderr"), &reader_oom, None)
+            read_stderr(stderr, &format!("{stderr_label} stderr"), &reader_oom, None);
+            drop(stderr_reading);
         });
         let mut brain = WorkerBrain {
             name: String::new(),
@@ -549,6 +554,7 @@ impl WorkerBrain {
             probe,
             timed,
             out_of_memory,
+            stderr_read,
             peak_memory: 0,
             memory_limit: options.memory,
             descendants: Vec::new(),
@@ -722,7 +728,14 @@ impl WorkerBrain {
             Some(libc::SIGABRT | libc::SIGSEGV | libc::SIGBUS | libc::SIGKILL)
         );
         let near_limit = self.peak_memory >= limit / 10 * 9;
-        if by_memory_signal && (self.out_of_memory.load(Ordering::Relaxed) || near_limit) {
+        if by_memory_signal && !near_limit {
+            // The message of a failed allocation comes just before the abort, and the reader
+            // may not have got to it yet (on a busy machine, not for a while): the pipe ends
+            // once the worker and everything under it are gone, so this waits little. The
+            // bound is for output a stray process might hold open.
+            let _ = self.stderr_read.recv_timeout(Duration::from_secs(10));
+        }
+        if by_memory_signal && (near_limit || self.out_of_memory.load(Ordering::Relaxed)) {
             format!(
                 "exceeded its memory limit of {} MiB (it {what})",
                 limit >> 20
