@@ -65,8 +65,8 @@ elif [ "$game" = ataxx ]; then
     # Network 3's held-out loss was lowest at epoch 5 of 30; network 4's, on twice the
     # positions, at epoch 8 of 12 and as low at 12; network 5's, twice as wide on three runs'
     # positions, at epoch 9 of 10.
-    # Openings of 14 random plies (as Zataxx's 14 to 17) give more varied positions than 8
-    # (network 7's; not measured alone).
+    # Openings of 14 random plies, as Zataxx's generator uses 14 to 17: network 7 learned from
+    # such games (their share of its gain was not measured alone).
     fast=5000 slow=8000 epochs=10 fit="" width="--hidden 128" plies=14
 else
     fast=5000 slow=8000 epochs=30 fit=""
