@@ -5,9 +5,10 @@
 //!
 //! Trained by Tavola itself (`tavola-trainer`, from the positions of `tavola match --positions`:
 //! see the README's "Learned evaluations"); the weights ship in the repository (a `.nnue` file per
-//! game, 17 to 371 kilobytes) and are compiled into the binary. The hidden layer's sums are made
+//! game, 17 to 742 kilobytes) and are compiled into the binary. The hidden layer's sums are made
 //! from scratch for each position: a row of 16-bit additions (one per hidden value) per input that
-//! is set, which the compiler turns into vector instructions.
+//! is set, which the compiler turns into vector instructions (AVX2's 16 sums to an instruction
+//! where the processor has it, chosen at run time; SSE2's 8 elsewhere on x86-64).
 //!
 //! The file: the magic `TVNN`, then little-endian `u32`s (format version 1 or 2, inputs, hidden
 //! size, `QA`, `QB`, the output's scale in hundredths per unit of the logit), then the weights:
@@ -338,35 +339,199 @@ impl Network {
     pub fn output(&self, set: impl FnOnce(&mut Inputs<'_>)) -> i32 {
         // The sizes of the shipped networks (and 256, the widest) get loops of a known length.
         match self.hidden() {
-            64 => self.output_in::<64>(set),
-            128 => self.output_in::<128>(set),
-            256 => self.output_in::<256>(set),
+            64 => self.output_of(&mut [0; 64], set),
+            128 => self.output_of(&mut [0; 128], set),
+            256 => self.output_of(&mut [0; 256], set),
+            hidden => self.output_of(&mut [0; MAX_HIDDEN][..hidden], set),
+        }
+    }
+
+    /// [`Network::output`], with `acc` (as long as the hidden layer) for the hidden sums.
+    #[inline(always)]
+    fn output_of(&self, acc: &mut [i16], set: impl FnOnce(&mut Inputs<'_>)) -> i32 {
+        acc.copy_from_slice(&self.b1);
+        let mut inputs = Inputs {
+            acc: &mut *acc,
+            w1: &self.w1,
+            rows: [0; PENDING],
+            pending: 0,
+        };
+        set(&mut inputs);
+        inputs.flush();
+        let sum = kernel::hidden_sum(acc, &self.w2[..acc.len()], self.qa, self.activation);
+        let logit = sum + i64::from(self.b2);
+        // Within 64 bits: |logit| < 2^32, the scale at most 2^16.
+        let value = logit * i64::from(self.scale) / (i64::from(self.qa) * i64::from(self.qb));
+        value.clamp(-OUTPUT_LIMIT, OUTPUT_LIMIT) as i32
+    }
+}
+
+/// How many inputs [`Inputs`] gathers before it adds their rows: every input of an Ataxx
+/// position without more than 60 gaps, of a Dama or Tablut position, at one time.
+const PENDING: usize = 96;
+
+/// The hidden layer's sums while a position's inputs are set ([`Network::output`]).
+///
+/// The inputs are gathered and their rows added a batch at a time by [`kernel::add_rows`], so
+/// that the additions run in the widest vectors the processor has, whatever the game's code that
+/// finds its inputs was compiled for.
+#[derive(Debug)]
+pub struct Inputs<'a> {
+    /// The hidden sums (as many as the network's hidden values).
+    acc: &'a mut [i16],
+    w1: &'a [i16],
+    /// The inputs set and not yet added: the first `pending`.
+    rows: [u32; PENDING],
+    pending: usize,
+}
+
+impl Inputs<'_> {
+    /// Sets input `input` (to 1).
+    ///
+    /// # Panics
+    /// If the input is past the network's rows (when its row is added).
+    #[inline]
+    pub fn add(&mut self, input: usize) {
+        if self.pending == PENDING {
+            self.flush();
+        }
+        // Every network's inputs are far fewer than 2^32 (its rows are in memory).
+        self.rows[self.pending] = input as u32;
+        self.pending += 1;
+    }
+
+    /// Adds the rows of the inputs gathered so far.
+    #[inline]
+    fn flush(&mut self) {
+        kernel::add_rows(self.acc, self.w1, &self.rows[..self.pending]);
+        self.pending = 0;
+    }
+}
+
+/// The network's two loops, each compiled twice on x86-64: for the baseline (SSE2, 8 sums to a
+/// vector) and for processors with AVX2 (16), chosen at run time. Both are the same integer
+/// arithmetic, so they give the same values (and the search the same nodes).
+mod kernel {
+    use super::Activation;
+
+    /// Whether this processor has AVX2 (the standard library caches the answer).
+    #[inline]
+    fn avx2() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            std::arch::is_x86_feature_detected!("avx2")
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }
+
+    /// Adds to `acc` the rows of `w1` (each as long as `acc`) numbered in `rows`.
+    ///
+    /// # Panics
+    /// If a row is past `w1`.
+    #[inline]
+    pub(super) fn add_rows(acc: &mut [i16], w1: &[i16], rows: &[u32]) {
+        if rows.is_empty() {
+            return;
+        }
+        if avx2() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: this processor has AVX2 (`avx2()`).
+            return unsafe { add_rows_avx2(acc, w1, rows) };
+        }
+        add_rows_sized(acc, w1, rows);
+    }
+
+    /// [`add_rows`] compiled for AVX2.
+    ///
+    /// # Safety
+    /// Only on a processor with AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn add_rows_avx2(acc: &mut [i16], w1: &[i16], rows: &[u32]) {
+        add_rows_sized(acc, w1, rows);
+    }
+
+    /// [`add_rows`] for the target the caller is compiled for; the shipped networks' sizes and
+    /// 256 get rows of a known length: one bounds check a row, and loops the compiler lays out
+    /// in whole vector registers.
+    #[inline(always)]
+    fn add_rows_sized(acc: &mut [i16], w1: &[i16], rows: &[u32]) {
+        match acc.len() {
+            64 => add_rows_in::<64>(acc, w1, rows),
+            128 => add_rows_in::<128>(acc, w1, rows),
+            256 => add_rows_in::<256>(acc, w1, rows),
             hidden => {
-                let mut sums = [0; MAX_HIDDEN];
-                self.output_of(&mut sums[..hidden], set)
+                for &input in rows {
+                    let row = &w1[input as usize * hidden..][..hidden];
+                    for (a, w) in acc.iter_mut().zip(row) {
+                        *a = a.wrapping_add(*w);
+                    }
+                }
             }
         }
     }
 
-    /// [`Network::output`] for a network of exactly `N` hidden values.
-    #[inline]
-    fn output_in<const N: usize>(&self, set: impl FnOnce(&mut Inputs<'_>)) -> i32 {
-        let mut sums = [0; N];
-        self.output_of(&mut sums, set)
+    /// [`add_rows`] for exactly `N` hidden values.
+    #[inline(always)]
+    fn add_rows_in<const N: usize>(acc: &mut [i16], w1: &[i16], rows: &[u32]) {
+        let acc: &mut [i16; N] = acc.try_into().expect("N hidden sums");
+        // The sums in a local array, which the compiler keeps in vector registers from one row
+        // to the next (in `acc` it would store and load them again for each row).
+        let mut sums = *acc;
+        for &input in rows {
+            let input = input as usize;
+            let row: &[i16; N] = w1[input * N..(input + 1) * N]
+                .try_into()
+                .expect("a row of N");
+            for (a, w) in sums.iter_mut().zip(row) {
+                *a = a.wrapping_add(*w);
+            }
+        }
+        *acc = sums;
     }
 
-    /// [`Network::output`], with `acc` (as long as the hidden layer) for the hidden sums.
+    /// The output layer's weighted sum of the hidden values `acc` (clipped to `qa`, and squared
+    /// and scaled back by `qa` for [`Activation::Squared`]) with the weights `w2`.
     #[inline]
-    fn output_of(&self, acc: &mut [i16], set: impl FnOnce(&mut Inputs<'_>)) -> i32 {
-        acc.copy_from_slice(&self.b1);
-        set(&mut Inputs {
-            acc: &mut *acc,
-            w1: &self.w1,
-        });
-        let acc = &*acc;
-        let w2 = &self.w2[..acc.len()];
-        let clip = self.qa as i16;
-        let sum = match self.activation {
+    pub(super) fn hidden_sum(acc: &[i16], w2: &[i16], qa: i32, activation: Activation) -> i64 {
+        if avx2() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: this processor has AVX2 (`avx2()`).
+            return unsafe { hidden_sum_avx2(acc, w2, qa, activation) };
+        }
+        hidden_sum_sized(acc, w2, qa, activation)
+    }
+
+    /// [`hidden_sum`] compiled for AVX2.
+    ///
+    /// # Safety
+    /// Only on a processor with AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn hidden_sum_avx2(acc: &[i16], w2: &[i16], qa: i32, activation: Activation) -> i64 {
+        hidden_sum_sized(acc, w2, qa, activation)
+    }
+
+    /// [`hidden_sum`] for the target the caller is compiled for.
+    #[inline(always)]
+    fn hidden_sum_sized(acc: &[i16], w2: &[i16], qa: i32, activation: Activation) -> i64 {
+        match acc.len() {
+            64 => hidden_sum_of(&acc[..64], &w2[..64], qa, activation),
+            128 => hidden_sum_of(&acc[..128], &w2[..128], qa, activation),
+            256 => hidden_sum_of(&acc[..256], &w2[..256], qa, activation),
+            hidden => hidden_sum_of(acc, &w2[..hidden], qa, activation),
+        }
+    }
+
+    /// [`hidden_sum`] for `acc` and `w2` of the same length (a constant one, where inlined
+    /// into [`hidden_sum_sized`]'s arms).
+    #[inline(always)]
+    fn hidden_sum_of(acc: &[i16], w2: &[i16], qa: i32, activation: Activation) -> i64 {
+        let clip = qa as i16;
+        match activation {
             Activation::Clipped => {
                 // At most 255 (QA, checked when read) times 32 767, MAX_HIDDEN times: within 32
                 // bits.
@@ -384,52 +549,77 @@ impl Network {
                     let h = i32::from((*a).clamp(0, clip));
                     sum += i64::from(h * h * i32::from(*w));
                 }
-                sum / i64::from(self.qa)
-            }
-        };
-        let logit = sum + i64::from(self.b2);
-        // Within 64 bits: |logit| < 2^32, the scale at most 2^16.
-        let value = logit * i64::from(self.scale) / (i64::from(self.qa) * i64::from(self.qb));
-        value.clamp(-OUTPUT_LIMIT, OUTPUT_LIMIT) as i32
-    }
-}
-
-/// The hidden layer's sums while a position's inputs are set ([`Network::output`]).
-#[derive(Debug)]
-pub struct Inputs<'a> {
-    /// The hidden sums (as many as the network's hidden values).
-    acc: &'a mut [i16],
-    w1: &'a [i16],
-}
-
-impl Inputs<'_> {
-    /// Sets input `input` (to 1).
-    #[inline]
-    pub fn add(&mut self, input: usize) {
-        // The shipped networks' sizes and 256 get rows of a known length: one bounds check a
-        // row, and loops the compiler lays out in whole vector registers.
-        match self.acc.len() {
-            64 => self.add_in::<64>(input),
-            128 => self.add_in::<128>(input),
-            256 => self.add_in::<256>(input),
-            hidden => {
-                let row = &self.w1[input * hidden..][..hidden];
-                for (a, w) in self.acc.iter_mut().zip(row) {
-                    *a = a.wrapping_add(*w);
-                }
+                sum / i64::from(qa)
             }
         }
     }
 
-    /// [`Inputs::add`] for a network of exactly `N` hidden values.
-    #[inline]
-    fn add_in<const N: usize>(&mut self, input: usize) {
-        let acc: &mut [i16; N] = (&mut *self.acc).try_into().expect("N hidden sums");
-        let row: &[i16; N] = self.w1[input * N..(input + 1) * N]
-            .try_into()
-            .expect("a row of N");
-        for (a, w) in acc.iter_mut().zip(row) {
-            *a = a.wrapping_add(*w);
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+        use rand::rngs::StdRng;
+        use rand::{Rng as _, SeedableRng as _};
+
+        /// The additions and the output's sum, written plainly, against both builds of the
+        /// loops (the AVX2 one where this processor has it), for every hidden size this build
+        /// reads: random weights, sums beyond the clip on both sides, rows that repeat.
+        #[test]
+        fn both_builds_of_the_loops_agree_with_plain_arithmetic() {
+            let mut rng = StdRng::seed_from_u64(7);
+            for hidden in (16..=super::super::MAX_HIDDEN).step_by(16) {
+                let inputs = 300;
+                let w1: Vec<i16> = (0..inputs * hidden).map(|_| rng.gen()).collect();
+                let w2: Vec<i16> = (0..hidden).map(|_| rng.gen()).collect();
+                let start: Vec<i16> = (0..hidden).map(|_| rng.gen_range(-400..400)).collect();
+                let rows: Vec<u32> = (0..90).map(|_| rng.gen_range(0..inputs as u32)).collect();
+                let mut plain = start.clone();
+                for &input in &rows {
+                    for (k, a) in plain.iter_mut().enumerate() {
+                        *a = a.wrapping_add(w1[input as usize * hidden + k]);
+                    }
+                }
+                let mut sized = start.clone();
+                add_rows_sized(&mut sized, &w1, &rows);
+                assert_eq!(sized, plain, "{hidden} hidden values");
+                let mut dispatched = start.clone();
+                add_rows(&mut dispatched, &w1, &rows);
+                assert_eq!(dispatched, plain, "{hidden} hidden values");
+                #[cfg(target_arch = "x86_64")]
+                if avx2() {
+                    let mut wide = start.clone();
+                    // SAFETY: this processor has AVX2 (checked above).
+                    unsafe { add_rows_avx2(&mut wide, &w1, &rows) };
+                    assert_eq!(wide, plain, "{hidden} hidden values, AVX2");
+                }
+                for activation in [Activation::Clipped, Activation::Squared] {
+                    let clipped = plain.iter().map(|a| i64::from((*a).clamp(0, 255)));
+                    let expected = match activation {
+                        Activation::Clipped => {
+                            clipped.zip(&w2).map(|(h, w)| h * i64::from(*w)).sum()
+                        }
+                        Activation::Squared => {
+                            clipped
+                                .zip(&w2)
+                                .map(|(h, w)| h * h * i64::from(*w))
+                                .sum::<i64>()
+                                / 255
+                        }
+                    };
+                    let what = format!("{hidden} hidden values, {activation:?}");
+                    assert_eq!(
+                        hidden_sum_sized(&plain, &w2, 255, activation),
+                        expected,
+                        "{what}"
+                    );
+                    assert_eq!(hidden_sum(&plain, &w2, 255, activation), expected, "{what}");
+                    #[cfg(target_arch = "x86_64")]
+                    if avx2() {
+                        // SAFETY: this processor has AVX2 (checked above).
+                        let wide = unsafe { hidden_sum_avx2(&plain, &w2, 255, activation) };
+                        assert_eq!(wide, expected, "{what}, AVX2");
+                    }
+                }
+            }
         }
     }
 }
@@ -613,6 +803,23 @@ mod tests {
                 assert_eq!(value, i64::from(sign) * OUTPUT_LIMIT, "{activation:?}");
             }
         }
+    }
+
+    #[test]
+    fn inputs_beyond_one_batch_are_all_added() {
+        // Every input adds 1 to every hidden sum; 250 of them take two whole batches and part
+        // of a third: each hidden value 250 of QA 255, so the output is
+        // 64 × 250 × 10 × 400 / (255 × 64) = 3 921.6.
+        let network = Network {
+            w1: vec![1; Ataxx::INPUTS * 64],
+            w2: vec![10; 64],
+            scale: 400,
+            ..Network::zero(Ataxx::INPUTS, 64, Activation::Clipped)
+        };
+        const { assert!(250 > 2 * PENDING) };
+        let output = network.output(|inputs| (0..250).for_each(|i| inputs.add(i * 11)));
+        assert_eq!(output, 3921);
+        assert_eq!(network.output(|_| {}), 0);
     }
 
     #[test]
