@@ -23,18 +23,46 @@ const GAPS: usize = WINDOWS * STATES;
 /// The inputs: every state of every window, then the 49 squares' gaps.
 pub const INPUTS: usize = GAPS + 49;
 
-/// The input of the window whose lower-left square is on `row` and `file` (both below 6), from
-/// the mover's pieces `me` and the opponent's `them`: digit `k` (base 3) is the window's square
-/// `k` (lower-left, lower-right, upper-left, upper-right), 1 where the mover's, 2 where the
-/// opponent's.
+/// The base-3 number of two neighbouring squares of a row (digit 0 the left one: 1 where the
+/// mover's, 2 where the opponent's), indexed by the mover's two bits and, above them, the
+/// opponent's two.
+const PAIRS: [u8; 16] = {
+    let mut pairs = [0; 16];
+    let mut index = 0;
+    while index < 16 {
+        let left = (index & 1) + 2 * ((index >> 2) & 1);
+        let right = ((index >> 1) & 1) + 2 * ((index >> 3) & 1);
+        pairs[index] = (left + 3 * right) as u8;
+        index += 1;
+    }
+    pairs
+};
+
+/// The pairs of squares of `row` that start on files 0 to 5 ([`PAIRS`]), from the mover's pieces
+/// `me` and the opponent's `them`.
 #[inline]
-fn window(row: u32, file: u32, me: u64, them: u64) -> usize {
-    // The window's four squares as bits 0, 1, 7 and 8 of the shifted boards.
-    let square = row * 7 + file;
-    let (me, them) = (me >> square, them >> square);
-    let digit = |bit: u32| ((me >> bit) & 1) + 2 * ((them >> bit) & 1);
-    let state = digit(0) + 3 * digit(1) + 9 * digit(7) + 27 * digit(8);
-    (row * 6 + file) as usize * STATES + state as usize
+fn pairs(row: u32, me: u64, them: u64) -> [u8; 6] {
+    let (me, them) = (me >> (row * 7), them >> (row * 7));
+    std::array::from_fn(|file| {
+        let two = |bits: u64| (bits >> file) as usize & 3;
+        PAIRS[two(me) | two(them) << 2]
+    })
+}
+
+/// The 36 windows' inputs (each window's lower pair and, 9 times, its upper one: digit `k` of its
+/// state, base 3, is the window's square `k`, lower-left, lower-right, upper-left, upper-right),
+/// row of windows by row, each row's pairs found once.
+#[inline]
+fn windows(me: u64, them: u64, mut add: impl FnMut(usize)) {
+    let mut lower = pairs(0, me, them);
+    for row in 0..6 {
+        let upper = pairs(row + 1, me, them);
+        for file in 0..6 {
+            let state = usize::from(lower[file]) + 9 * usize::from(upper[file]);
+            add((row as usize * 6 + file) * STATES + state);
+        }
+        lower = upper;
+    }
 }
 
 /// The network that ships with Tavola (`ataxx.nnue`).
@@ -53,11 +81,7 @@ impl Learned for Ataxx {
             position.pieces(me).bits(),
             position.pieces(me.other()).bits(),
         );
-        for row in 0..6 {
-            for file in 0..6 {
-                add(window(row, file, mine, theirs));
-            }
-        }
+        windows(mine, theirs, &mut add);
         let mut gaps = position.gaps().bits();
         while gaps != 0 {
             add(GAPS + gaps.trailing_zeros() as usize);
@@ -165,6 +189,61 @@ mod tests {
             "{swapped:?}"
         );
         assert!(swapped.iter().all(|&f| f < INPUTS));
+    }
+
+    #[test]
+    fn the_windows_are_read_square_by_square_in_every_position_of_some_games() {
+        // The windows as the inputs define them, square by square, against the row pairs' way
+        // of finding them, in every position of games of varied moves from boards with and
+        // without gaps (full rows, empty ones, both sides' pieces in one window).
+        let plain = |position: &Position| {
+            let me = position.side_to_move();
+            let digit = |square: u32| {
+                let bit = 1u64 << square;
+                if position.pieces(me).bits() & bit != 0 {
+                    1
+                } else if position.pieces(me.other()).bits() & bit != 0 {
+                    2
+                } else {
+                    0
+                }
+            };
+            let mut found: Vec<usize> = (0..6u32)
+                .flat_map(|row| (0..6u32).map(move |file| (row, file)))
+                .map(|(row, file)| {
+                    let square = row * 7 + file;
+                    let state = digit(square)
+                        + 3 * digit(square + 1)
+                        + 9 * digit(square + 7)
+                        + 27 * digit(square + 8);
+                    (row * 6 + file) as usize * STATES + state
+                })
+                .collect();
+            found.extend(
+                (0..49)
+                    .filter(|s| position.gaps().bits() >> s & 1 != 0)
+                    .map(|s| GAPS + s),
+            );
+            found.sort_unstable();
+            found
+        };
+        let mut checked = 0;
+        for (start, step) in [
+            ("x5o/7/7/7/7/7/o5x x 0 1", 7),
+            ("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1", 3),
+        ] {
+            let mut position = Ataxx::parse_position(start, None).unwrap();
+            for ply in 0..120 {
+                assert_eq!(features(&position), plain(&position), "{start}, ply {ply}");
+                checked += 1;
+                let moves = position.legal_moves();
+                let Some(&mv) = moves.get(ply * step % moves.len().max(1)) else {
+                    break;
+                };
+                position.play(mv).unwrap();
+            }
+        }
+        assert!(checked > 100, "{checked}");
     }
 
     #[test]
