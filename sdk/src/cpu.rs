@@ -10,6 +10,10 @@
 //! [`bit_instructions`] says which; `TAVOLA_CPU=baseline` forces the baseline copy (to compare
 //! them, or to test it on a newer machine), in the host and in-process bots (a worker's bot
 //! gets nothing of the user's environment). Other architectures run the one copy they have.
+//!
+//! The built-in bot's networks add rows of 16-bit numbers: their loops have a copy built with
+//! AVX2 (twice the baseline's vector width; Intel Haswell, AMD Excavator and Zen on), which
+//! [`vector_instructions`] picks the same way.
 
 #[cfg(target_arch = "x86_64")]
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -26,14 +30,12 @@ pub fn bit_instructions() -> bool {
     {
         /// 0: not asked yet; 1: no; 2: yes.
         static CHOICE: AtomicU8 = AtomicU8::new(0);
-        match CHOICE.load(Ordering::Relaxed) {
-            0 => {
-                let yes = detect();
-                CHOICE.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-                yes
-            }
-            choice => choice == 2,
-        }
+        cached(&CHOICE, || {
+            std::arch::is_x86_feature_detected!("popcnt")
+                && std::arch::is_x86_feature_detected!("lzcnt")
+                && std::arch::is_x86_feature_detected!("bmi1")
+                && std::arch::is_x86_feature_detected!("bmi2")
+        })
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -41,15 +43,44 @@ pub fn bit_instructions() -> bool {
     }
 }
 
+/// Whether the loops over vectors of 16-bit numbers (the built-in bot's networks) run their
+/// copy built with AVX2 (16 numbers to an instruction, 8 on the baseline): the CPU has it and
+/// [`CPU_VARIABLE`] does not say `baseline`. Asked once, then cached.
+#[must_use]
+#[inline]
+pub fn vector_instructions() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        /// 0: not asked yet; 1: no; 2: yes.
+        static CHOICE: AtomicU8 = AtomicU8::new(0);
+        cached(&CHOICE, || std::arch::is_x86_feature_detected!("avx2"))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The answer kept in `choice` (0: not asked yet; 1: no; 2: yes), or else whether the CPU has
+/// what `has` asks and [`CPU_VARIABLE`] does not say `baseline`, kept there.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn cached(choice: &AtomicU8, has: impl FnOnce() -> bool) -> bool {
+    match choice.load(Ordering::Relaxed) {
+        0 => {
+            let yes = detect(has);
+            choice.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
+            yes
+        }
+        kept => kept == 2,
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 #[cold]
-fn detect() -> bool {
+fn detect(has: impl FnOnce() -> bool) -> bool {
     let forced_off = std::env::var(CPU_VARIABLE).is_ok_and(|v| v.eq_ignore_ascii_case("baseline"));
-    !forced_off
-        && std::arch::is_x86_feature_detected!("popcnt")
-        && std::arch::is_x86_feature_detected!("lzcnt")
-        && std::arch::is_x86_feature_detected!("bmi1")
-        && std::arch::is_x86_feature_detected!("bmi2")
+    !forced_off && has()
 }
 
 /// Defines free functions twice, in a module `baseline` and in a module `bits` (built with
@@ -163,5 +194,9 @@ mod tests {
         let forced =
             std::env::var(super::CPU_VARIABLE).is_ok_and(|v| v.eq_ignore_ascii_case("baseline"));
         assert_eq!(bit_instructions(), has && !forced);
+        assert_eq!(
+            super::vector_instructions(),
+            std::arch::is_x86_feature_detected!("avx2") && !forced
+        );
     }
 }

@@ -367,7 +367,8 @@ impl Network {
 }
 
 /// How many inputs [`Inputs`] gathers before it adds their rows: every input of an Ataxx
-/// position without more than 60 gaps, of a Dama or Tablut position, at one time.
+/// position (36 windows and at most 49 gaps), of a Dama or a Tablut position at once (a Gonnect
+/// position's may take more than one batch).
 const PENDING: usize = 96;
 
 /// The hidden layer's sums while a position's inputs are set ([`Network::output`]).
@@ -381,7 +382,7 @@ pub struct Inputs<'a> {
     acc: &'a mut [i16],
     w1: &'a [i16],
     /// The inputs set and not yet added: the first `pending`.
-    rows: [u32; PENDING],
+    rows: [usize; PENDING],
     pending: usize,
 }
 
@@ -395,8 +396,7 @@ impl Inputs<'_> {
         if self.pending == PENDING {
             self.flush();
         }
-        // Every network's inputs are far fewer than 2^32 (its rows are in memory).
-        self.rows[self.pending] = input as u32;
+        self.rows[self.pending] = input;
         self.pending += 1;
     }
 
@@ -409,48 +409,34 @@ impl Inputs<'_> {
 }
 
 /// The network's two loops, each compiled twice on x86-64: for the baseline (SSE2, 8 sums to a
-/// vector) and for processors with AVX2 (16), chosen at run time. Both are the same integer
-/// arithmetic, so they give the same values (and the search the same nodes).
+/// vector) and for processors with AVX2 (16), chosen at run time by
+/// [`tavola_sdk::cpu::vector_instructions`] (`TAVOLA_CPU=baseline` keeps the baseline). Both are
+/// the same integer arithmetic, so they give the same values (and the search the same nodes).
 mod kernel {
     use super::Activation;
-
-    /// Whether this processor has AVX2 (the standard library caches the answer).
-    #[inline]
-    fn avx2() -> bool {
-        #[cfg(target_arch = "x86_64")]
-        {
-            std::arch::is_x86_feature_detected!("avx2")
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            false
-        }
-    }
+    use tavola_sdk::cpu::vector_instructions as avx2;
 
     /// Adds to `acc` the rows of `w1` (each as long as `acc`) numbered in `rows`.
     ///
     /// # Panics
     /// If a row is past `w1`.
     #[inline]
-    pub(super) fn add_rows(acc: &mut [i16], w1: &[i16], rows: &[u32]) {
+    pub(super) fn add_rows(acc: &mut [i16], w1: &[i16], rows: &[usize]) {
         if rows.is_empty() {
             return;
         }
         if avx2() {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: this processor has AVX2 (`avx2()`).
+            // SAFETY: this processor has AVX2 (`avx2()` asked it).
             return unsafe { add_rows_avx2(acc, w1, rows) };
         }
         add_rows_sized(acc, w1, rows);
     }
 
-    /// [`add_rows`] compiled for AVX2.
-    ///
-    /// # Safety
-    /// Only on a processor with AVX2.
+    /// [`add_rows`] compiled for AVX2 (a processor without it may not call it).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn add_rows_avx2(acc: &mut [i16], w1: &[i16], rows: &[u32]) {
+    fn add_rows_avx2(acc: &mut [i16], w1: &[i16], rows: &[usize]) {
         add_rows_sized(acc, w1, rows);
     }
 
@@ -458,14 +444,14 @@ mod kernel {
     /// 256 get rows of a known length: one bounds check a row, and loops the compiler lays out
     /// in whole vector registers.
     #[inline(always)]
-    fn add_rows_sized(acc: &mut [i16], w1: &[i16], rows: &[u32]) {
+    fn add_rows_sized(acc: &mut [i16], w1: &[i16], rows: &[usize]) {
         match acc.len() {
             64 => add_rows_in::<64>(acc, w1, rows),
             128 => add_rows_in::<128>(acc, w1, rows),
             256 => add_rows_in::<256>(acc, w1, rows),
             hidden => {
                 for &input in rows {
-                    let row = &w1[input as usize * hidden..][..hidden];
+                    let row = &w1[input * hidden..][..hidden];
                     for (a, w) in acc.iter_mut().zip(row) {
                         *a = a.wrapping_add(*w);
                     }
@@ -476,13 +462,13 @@ mod kernel {
 
     /// [`add_rows`] for exactly `N` hidden values.
     #[inline(always)]
-    fn add_rows_in<const N: usize>(acc: &mut [i16], w1: &[i16], rows: &[u32]) {
+    fn add_rows_in<const N: usize>(acc: &mut [i16], w1: &[i16], rows: &[usize]) {
         let acc: &mut [i16; N] = acc.try_into().expect("N hidden sums");
-        // The sums in a local array, which the compiler keeps in vector registers from one row
-        // to the next (in `acc` it would store and load them again for each row).
+        // The sums in a local array, which the compiler can keep in vector registers from one
+        // row to the next where they fit (128 in AVX2's sixteen registers); in `acc` it would
+        // store and load them again for each row.
         let mut sums = *acc;
         for &input in rows {
-            let input = input as usize;
             let row: &[i16; N] = w1[input * N..(input + 1) * N]
                 .try_into()
                 .expect("a row of N");
@@ -499,19 +485,16 @@ mod kernel {
     pub(super) fn hidden_sum(acc: &[i16], w2: &[i16], qa: i32, activation: Activation) -> i64 {
         if avx2() {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: this processor has AVX2 (`avx2()`).
+            // SAFETY: this processor has AVX2 (`avx2()` asked it).
             return unsafe { hidden_sum_avx2(acc, w2, qa, activation) };
         }
         hidden_sum_sized(acc, w2, qa, activation)
     }
 
-    /// [`hidden_sum`] compiled for AVX2.
-    ///
-    /// # Safety
-    /// Only on a processor with AVX2.
+    /// [`hidden_sum`] compiled for AVX2 (a processor without it may not call it).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn hidden_sum_avx2(acc: &[i16], w2: &[i16], qa: i32, activation: Activation) -> i64 {
+    fn hidden_sum_avx2(acc: &[i16], w2: &[i16], qa: i32, activation: Activation) -> i64 {
         hidden_sum_sized(acc, w2, qa, activation)
     }
 
@@ -571,11 +554,11 @@ mod kernel {
                 let w1: Vec<i16> = (0..inputs * hidden).map(|_| rng.gen()).collect();
                 let w2: Vec<i16> = (0..hidden).map(|_| rng.gen()).collect();
                 let start: Vec<i16> = (0..hidden).map(|_| rng.gen_range(-400..400)).collect();
-                let rows: Vec<u32> = (0..90).map(|_| rng.gen_range(0..inputs as u32)).collect();
+                let rows: Vec<usize> = (0..90).map(|_| rng.gen_range(0..inputs)).collect();
                 let mut plain = start.clone();
                 for &input in &rows {
                     for (k, a) in plain.iter_mut().enumerate() {
-                        *a = a.wrapping_add(w1[input as usize * hidden + k]);
+                        *a = a.wrapping_add(w1[input * hidden + k]);
                     }
                 }
                 let mut sized = start.clone();
@@ -584,8 +567,11 @@ mod kernel {
                 let mut dispatched = start.clone();
                 add_rows(&mut dispatched, &w1, &rows);
                 assert_eq!(dispatched, plain, "{hidden} hidden values");
+                // The AVX2 copy wherever the processor has it, `TAVOLA_CPU=baseline` or not.
                 #[cfg(target_arch = "x86_64")]
-                if avx2() {
+                let has_avx2 = std::arch::is_x86_feature_detected!("avx2");
+                #[cfg(target_arch = "x86_64")]
+                if has_avx2 {
                     let mut wide = start.clone();
                     // SAFETY: this processor has AVX2 (checked above).
                     unsafe { add_rows_avx2(&mut wide, &w1, &rows) };
@@ -613,7 +599,7 @@ mod kernel {
                     );
                     assert_eq!(hidden_sum(&plain, &w2, 255, activation), expected, "{what}");
                     #[cfg(target_arch = "x86_64")]
-                    if avx2() {
+                    if has_avx2 {
                         // SAFETY: this processor has AVX2 (checked above).
                         let wide = unsafe { hidden_sum_avx2(&plain, &w2, 255, activation) };
                         assert_eq!(wide, expected, "{what}, AVX2");
