@@ -5,10 +5,10 @@
 //!
 //! Trained by Tavola itself (`tavola-trainer`, from the positions of `tavola match --positions`:
 //! see the README's "Learned evaluations"); the weights ship in the repository (a `.nnue` file per
-//! game, 17 to 742 kilobytes) and are compiled into the binary. The hidden layer's sums are made
-//! from scratch for each position: a row of 16-bit additions (one per hidden value) per input that
-//! is set, which the compiler turns into vector instructions (AVX2's 16 sums to an instruction
-//! where the processor has it, chosen at run time; SSE2's 8 elsewhere on x86-64).
+//! game, 17 to 1 484 kilobytes) and are compiled into the binary. The hidden layer's sums are
+//! made from scratch for each position: a row of 16-bit additions (one per hidden value) per
+//! input that is set, which the compiler turns into vector instructions (AVX2's 16 sums to an
+//! instruction where the processor has it, chosen at run time; SSE2's 8 elsewhere on x86-64).
 //!
 //! The file: the magic `TVNN`, then little-endian `u32`s (format version 1 or 2, inputs, hidden
 //! size, `QA`, `QB`, the output's scale in hundredths per unit of the logit), then the weights:
@@ -679,7 +679,7 @@ mod tests {
             "{error}"
         );
         // A long file is refused once it is longer than the largest network, not read to its end;
-        // a byte too many is named.
+        // a byte too many after a network narrower than the largest is named.
         let long = dir.join("long.nnue");
         let mut bytes = Ataxx::shipped().to_bytes();
         bytes.resize(3 * file_size(Ataxx::INPUTS, MAX_HIDDEN), 0);
@@ -689,7 +689,7 @@ mod tests {
             error.contains("long.nnue") && error.contains("longer than the largest"),
             "{error}"
         );
-        let mut bytes = Ataxx::shipped().to_bytes();
+        let mut bytes = Network::zero(Ataxx::INPUTS, 64, Activation::Clipped).to_bytes();
         bytes.push(0);
         std::fs::write(&long, bytes).unwrap();
         let error = load::<Ataxx>(&long).unwrap_err();
