@@ -373,7 +373,7 @@ const PENDING: usize = 96;
 
 /// The hidden layer's sums while a position's inputs are set ([`Network::output`]).
 ///
-/// The inputs are gathered and their rows added a batch at a time by [`kernel::add_rows`], so
+/// The inputs are gathered and their rows added a batch at a time (by `kernel::add_rows`), so
 /// that the additions run in the widest vectors the processor has, whatever the game's code that
 /// finds its inputs was compiled for.
 #[derive(Debug)]
