@@ -17,6 +17,9 @@
 # and network 7 was network 6 trained so, on its own games from 14-ply openings and those:
 #   INIT=host/src/builtin/eval/ataxx.nnue scripts/train.sh ataxx runs/ataxx-8 12000 20 \
 #       runs/ataxx-6/positions.txt runs/ataxx-6b/positions.txt runs/ataxx-7/positions.txt
+# Network 8 (256 hidden values, shipped) was trained by hand: from random weights with
+# `--hidden 256`, then from those weights on network 7's games (the README gives both
+# commands); INIT=host/src/builtin/eval/ataxx.nnue now continues from its 256.
 #
 # 1. Self-play: the built-in bot against itself at 5 000 and 8 000 nodes a move (Gonnect, whose
 #    nodes cost more, 3 000 and 5 000), untimed (so the games are the same on a busy machine),
@@ -66,7 +69,8 @@ elif [ "$game" = ataxx ]; then
     # positions, at epoch 8 of 12 and as low at 12; network 5's, twice as wide on three runs'
     # positions, at epoch 9 of 10.
     # Openings of 14 random plies, as Zataxx's generator uses 14 to 17: network 7 learned from
-    # such games (their share of its gain was not measured alone).
+    # such games (their share of its gain was not measured alone). Without INIT the network is
+    # networks 5-7's 128 wide (network 8's 256 cost 1.7 times as much an evaluation).
     fast=5000 slow=8000 epochs=10 fit="" width="--hidden 128" plies=14
 else
     fast=5000 slow=8000 epochs=30 fit=""

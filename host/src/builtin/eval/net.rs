@@ -337,7 +337,8 @@ impl Network {
     #[inline]
     #[must_use]
     pub fn output(&self, set: impl FnOnce(&mut Inputs<'_>)) -> i32 {
-        // The sizes of the shipped networks (and 256, the widest) get loops of a known length.
+        // 64 (the shipped Dama, Gonnect and Tablut networks), 128 (Ataxx's networks 5 to 7) and
+        // 256 (the widest, Ataxx's network 8) get loops of a known length.
         match self.hidden() {
             64 => self.output_of(&mut [0; 64], set),
             128 => self.output_of(&mut [0; 128], set),
@@ -440,8 +441,8 @@ mod kernel {
         add_rows_sized(acc, w1, rows);
     }
 
-    /// [`add_rows`] for the target the caller is compiled for; the shipped networks' sizes and
-    /// 256 get rows of a known length: one bounds check a row, and loops the compiler lays out
+    /// [`add_rows`] for the target the caller is compiled for; widths 64, 128 and 256 get rows
+    /// of a known length: one bounds check a row, and loops the compiler lays out
     /// in whole vector registers.
     #[inline(always)]
     fn add_rows_sized(acc: &mut [i16], w1: &[i16], rows: &[usize]) {
