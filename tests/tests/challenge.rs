@@ -135,9 +135,26 @@ fn misbehaving_players_lose_with_their_reason() {
             "announced a message of 134217728 bytes",
         ),
         ("silent", name.to_owned(), "time forfeit", "ran out of time"),
+        (
+            // Its helper process stops itself on its turn (as a process forking while the
+            // host stops and continues the player can come out of the fork): the host keeps
+            // continuing the player's processes while it has the turn, so the move comes.
+            "stopped-helper",
+            format!(
+                "{name}; (read -r -d '}}' -u 3 _; kill -STOP $BASHPID; \
+                 frame '{{\"from\":\"a1\",\"to\":\"a2\",\"turn\":\"WHITE\"}}' >&3)"
+            ),
+            "illegal move",
+            "a1-a2",
+        ),
     ] {
         let player = fake_player(&dir, label, &then);
-        let clock = if label == "silent" { "2" } else { "60" };
+        // A stopped helper never woken would lose on time after 5 s.
+        let clock = match label {
+            "silent" => "2",
+            "stopped-helper" => "5",
+            _ => "60",
+        };
         let output = tablut_game(&player, "random", &["-t", clock]);
         output.assert_code(0);
         let termination_line = output.stdout_line("Termination:").unwrap_or_default();

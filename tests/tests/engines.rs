@@ -138,6 +138,23 @@ fn misbehaving_engines_lose_with_their_reason() {
 }
 
 #[test]
+fn an_engine_whose_helper_stops_on_its_turn_still_moves() {
+    // The helper stops itself once the turn has begun (as a process forking while the host
+    // stops and continues the engine can come out of the fork): the host keeps continuing the
+    // engine's processes while it has the turn, so the move comes (without that, the engine
+    // would be killed past its second and lose by a crash).
+    let dir = TempDir::new("engines-stopped");
+    let engine = fake_engine(&dir, "stopped", "sh -c 'kill -STOP $$; echo bestmove g7'");
+    let output = engine_game("gonnect", &engine);
+    output.assert_code(0);
+    let moves = output.stdout_line("Moves:").unwrap_or_default();
+    assert!(moves.contains(" G7"), "{output}");
+    // Its second move is the same square, taken by then.
+    let result = output.stdout_line("Result:").unwrap_or_default();
+    assert!(result.contains("\"g7\" (G7 is occupied)"), "{output}");
+}
+
+#[test]
 fn a_silent_engine_is_refused_at_start_and_a_missing_one_named() {
     let dir = TempDir::new("engines-silent");
     let silent = dir.write("silent.sh", "sleep 600\n");
@@ -179,4 +196,9 @@ fn an_engine_past_its_clock_loses_on_time() {
     output.assert_code(0);
     let termination = output.stdout_line("Termination:").unwrap_or_default();
     assert!(matches!(termination, "time forfeit" | "crash"), "{output}");
+    // Untimed, it was told a second a move (`go movetime 1000`) and is held to it.
+    let output = engine_game("gonnect", &engine);
+    output.assert_code(0);
+    let result = output.stdout_line("Result:").unwrap_or_default();
+    assert!(result.contains("did not answer in time"), "{output}");
 }

@@ -349,6 +349,7 @@ impl ChallengeBrain {
                     return Err(SeatFailure::Crash(format!("closed its connection; {why}")));
                 }
             }
+            self.process.keep_running();
             if watch.look(&clock, control) == Verdict::Kill {
                 return self.fail("killed: did not answer in time".to_owned());
             }

@@ -23,6 +23,23 @@ use super::stopwatch::{Arrival, ArrivalStamp, ProcessClock, ProcessProbe};
 use super::worker::WorkerOptions;
 use super::{Answer, Brain, Control, MovesText, Request, SeatFailure};
 
+/// The time an engine is given for a move of an untimed game: a second, as the built-in bot
+/// takes (nothing would ever stop `go infinite`). It is held to it as to any `go movetime`.
+const UNTIMED_MOVETIME_MS: u64 = 1000;
+
+/// The clocks an engine is held to: `clocks`, or [`UNTIMED_MOVETIME_MS`] a move where the game
+/// has no clock.
+fn held_to(clocks: tavola_sdk::abi::Clocks) -> tavola_sdk::abi::Clocks {
+    if clocks.own_ms.is_none() && clocks.movetime_ms.is_none() {
+        tavola_sdk::abi::Clocks {
+            movetime_ms: abi_stable::std_types::RSome(UNTIMED_MOVETIME_MS),
+            ..clocks
+        }
+    } else {
+        clocks
+    }
+}
+
 /// The protocol an outside engine speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Protocol {
@@ -178,9 +195,7 @@ impl EngineBrain {
             request_clocks.own_ms.into_option(),
             request_clocks.opponent_ms.into_option(),
         ) else {
-            // No clock (nothing would ever stop `go infinite`): a second, as the built-in bot
-            // takes.
-            return "go movetime 1000".to_owned();
+            return format!("go movetime {UNTIMED_MOVETIME_MS}");
         };
         let opponent = opponent.unwrap_or(own);
         let inc = request_clocks.increment_ms;
@@ -221,11 +236,12 @@ impl<G: Game> Brain<G> for EngineBrain {
         }
         self.process.freeze(libc::SIGCONT);
         self.send(&position);
-        let go = self.go_line(request.clocks, me);
+        let clocks = held_to(request.clocks);
+        let go = self.go_line(clocks, me);
         self.send(&go);
         let clock = ProcessClock::start(self.process.probe());
         control.charge(Duration::ZERO);
-        let mut watch = TurnWatch::new(request.clocks);
+        let mut watch = TurnWatch::new(clocks);
         loop {
             match self.lines.recv_timeout(Duration::from_millis(5)) {
                 Ok(Line::Text(line, arrival)) => {
@@ -248,6 +264,7 @@ impl<G: Game> Brain<G> for EngineBrain {
                     return Err(SeatFailure::Crash(self.process.kill()));
                 }
             }
+            self.process.keep_running();
             match watch.look(&clock, control) {
                 Verdict::Think => {}
                 Verdict::Stop => send_line(&mut self.stdin, "stop"),

@@ -2,6 +2,7 @@
 //! session and process group of its own, killed with the game and when the host dies, under the
 //! workers' memory and CPU-time limits, stopped between its turns, and probed for fair time.
 
+use std::cell::Cell;
 use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
@@ -23,7 +24,12 @@ pub struct OutsideProcess {
     /// The last line it wrote to its stderr (or its stdout, when that is not the protocol).
     last_words: Arc<Mutex<String>>,
     readers: Vec<JoinHandle<()>>,
+    /// When [`OutsideProcess::keep_running`] last continued its group.
+    continued: Cell<Option<Instant>>,
 }
+
+/// How often [`OutsideProcess::keep_running`] continues the group again while it has the turn.
+const CONTINUE_EVERY: Duration = Duration::from_millis(10);
 
 /// Something to do in the child between fork and exec, after the common set-up: only
 /// async-signal-safe calls.
@@ -82,6 +88,7 @@ impl OutsideProcess {
             gone: false,
             last_words: Arc::new(Mutex::new(String::new())),
             readers: Vec::new(),
+            continued: Cell::new(None),
         };
         if let Some(stderr) = stderr {
             process.log_output(stderr, &format!("{label} stderr"));
@@ -143,6 +150,24 @@ impl OutsideProcess {
             // reaped before `kill`, so the id is still its own.
             unsafe { libc::kill(-pid, signal) };
         }
+    }
+
+    /// Continues its whole process group again (at most once every 10 ms), to be called while
+    /// it has the turn. One `SIGCONT` at the start of the turn is not always enough: a process
+    /// of the group that is forking while the group is stopped and continued can come out of
+    /// the fork stopped, and nothing would wake it (seen on Linux 6.18 under load: a bash
+    /// player's `$(...)` subshell stopped, bash waiting for it, the move never sent). Nor does
+    /// any other stop of one of its processes, its own included, hold its turn up.
+    pub fn keep_running(&self) {
+        if self
+            .continued
+            .get()
+            .is_some_and(|at| at.elapsed() < CONTINUE_EVERY)
+        {
+            return;
+        }
+        self.freeze(libc::SIGCONT);
+        self.continued.set(Some(Instant::now()));
     }
 
     /// Whether it has exited by itself (then its group is killed and its status described),
