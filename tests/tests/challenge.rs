@@ -149,7 +149,7 @@ fn misbehaving_players_lose_with_their_reason() {
         ),
     ] {
         let player = fake_player(&dir, label, &then);
-        // A stopped helper never woken would lose on time after 5 s.
+        // A stopped helper never woken would lose after its 5 s (on time, or killed).
         let clock = match label {
             "silent" => "2",
             "stopped-helper" => "5",

@@ -9,6 +9,11 @@ fn tavola_path() -> String {
 
 /// One untimed game: the engine as White against `random`.
 fn engine_game(game: &str, white: &str) -> tavola_tests::Output {
+    timed_engine_game(game, white, "0")
+}
+
+/// One game at `seconds` a player: the engine as White against `random`.
+fn timed_engine_game(game: &str, white: &str, seconds: &str) -> tavola_tests::Output {
     tavola([
         "play",
         "--headless",
@@ -16,7 +21,7 @@ fn engine_game(game: &str, white: &str) -> tavola_tests::Output {
         "--seed",
         "5",
         "-t",
-        "0",
+        seconds,
         "--game",
         game,
         "--white",
@@ -45,19 +50,7 @@ fn tavola_plays_itself_through_uai() {
         format!("uai:{} uai", tavola_path()),
         format!("uai:{} uai --bot random", tavola_path()),
     ] {
-        let output = tavola([
-            "play",
-            "--headless",
-            "--quiet",
-            "--seed",
-            "5",
-            "-t",
-            "5",
-            "--white",
-            &engine,
-            "--black",
-            "random",
-        ]);
+        let output = timed_engine_game("ataxx", &engine, "5");
         output
             .assert_code(0)
             .assert_stdout_contains("Termination: normal\n");
@@ -142,10 +135,10 @@ fn an_engine_whose_helper_stops_on_its_turn_still_moves() {
     // The helper stops itself once the turn has begun (as a process forking while the host
     // stops and continues the engine can come out of the fork): the host keeps continuing the
     // engine's processes while it has the turn, so the move comes (without that, the engine
-    // would be killed past its second and lose by a crash).
+    // would run out of its 10 s and lose).
     let dir = TempDir::new("engines-stopped");
     let engine = fake_engine(&dir, "stopped", "sh -c 'kill -STOP $$; echo bestmove g7'");
-    let output = engine_game("gonnect", &engine);
+    let output = timed_engine_game("gonnect", &engine, "10");
     output.assert_code(0);
     let moves = output.stdout_line("Moves:").unwrap_or_default();
     assert!(moves.contains(" G7"), "{output}");

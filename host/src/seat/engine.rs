@@ -365,6 +365,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_untimed_engine_is_held_to_the_second_it_is_told() {
+        use abi_stable::std_types::{RNone, RSome};
+        use tavola_sdk::abi::Clocks;
+        let clocks = |own, movetime| Clocks {
+            own_ms: own,
+            opponent_ms: own,
+            increment_ms: 0,
+            movetime_ms: movetime,
+        };
+        let untimed = held_to(clocks(RNone, RNone));
+        assert_eq!(untimed.movetime_ms, RSome(UNTIMED_MOVETIME_MS));
+        assert_eq!(untimed.own_ms, RNone);
+        // A clock or a move time is left as it is.
+        for timed in [clocks(RSome(5_000), RNone), clocks(RNone, RSome(300))] {
+            let held = held_to(timed);
+            assert_eq!(
+                (held.own_ms, held.movetime_ms),
+                (timed.own_ms, timed.movetime_ms)
+            );
+        }
+    }
+
+    #[test]
     fn info_lines_become_search_reports() {
         let info = parse_info(
             "info depth 7 seldepth 9 score cp -35 nodes 1234 nps 5 pv b6 f6 string hi there",

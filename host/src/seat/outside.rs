@@ -28,8 +28,9 @@ pub struct OutsideProcess {
     continued: Cell<Option<Instant>>,
 }
 
-/// How often [`OutsideProcess::keep_running`] continues the group again while it has the turn.
-const CONTINUE_EVERY: Duration = Duration::from_millis(10);
+/// How often [`OutsideProcess::keep_running`] continues the group again while it has the turn
+/// (a process with a `SIGCONT` handler hears it that often).
+const CONTINUE_EVERY: Duration = Duration::from_millis(20);
 
 /// Something to do in the child between fork and exec, after the common set-up: only
 /// async-signal-safe calls.
@@ -152,7 +153,7 @@ impl OutsideProcess {
         }
     }
 
-    /// Continues its whole process group again (at most once every 10 ms), to be called while
+    /// Continues its whole process group again (at most once every 20 ms), to be called while
     /// it has the turn. One `SIGCONT` at the start of the turn is not always enough: a process
     /// of the group that is forking while the group is stopped and continued can come out of
     /// the fork stopped, and nothing would wake it (seen on Linux 6.18 under load: a bash
@@ -220,6 +221,7 @@ impl OutsideProcess {
             if self.has_exited() {
                 break;
             }
+            self.keep_running();
             thread::sleep(Duration::from_millis(5));
         }
         self.kill();
