@@ -19,6 +19,7 @@ use tavola_sdk::{Color, Game, Position};
 
 use crate::builtin::search::{Iteration, Limits, Score, Searcher};
 use crate::builtin::time;
+use crate::builtin::Evaluate;
 
 type Out = Arc<Mutex<dyn Write + Send>>;
 
@@ -112,7 +113,7 @@ impl Go {
                 increment_ms: inc,
                 movetime_ms: self.movetime.into(),
             };
-            time::limits(&clocks, None)
+            time::limits_over(&clocks, None, <Ataxx as Evaluate>::HEURISTICS.moves_left)
         } else {
             Limits::default()
         };

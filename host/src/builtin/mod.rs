@@ -269,9 +269,10 @@ impl Settings {
                 // Hidden: the search's heuristics other than the game's own, for the matches
                 // that decide them (`lmr=log|plain`, `rfp=MARGIN|off`, `nmp=on|off`,
                 // `lmp=on|off`, `tm=stable|nodes|plain`, `iir=on|off`, `fp=MARGIN|off`,
-                // `fpd=DEPTH`, `reduce=all|quiet`, `hopeless=HINT|off`, `se=MARGIN|off`).
+                // `fpd=DEPTH`, `reduce=all|quiet`, `hopeless=HINT|off`, `se=MARGIN|off`,
+                // `tmleft=MOVES`).
                 "lmr" | "rfp" | "nmp" | "lmp" | "tm" | "iir" | "fp" | "fpd" | "reduce"
-                | "hopeless" | "se" => {
+                | "hopeless" | "se" | "tmleft" => {
                     let p = settings.heuristics.get_or_insert(G::HEURISTICS);
                     let bad = || format!("{key}={value:?} is not one of its values");
                     match (key.as_str(), value.as_str()) {
@@ -297,6 +298,7 @@ impl Settings {
                         ("hopeless", _) => p.hopeless = Some(number(key, value, -1000..=1000)?),
                         ("se", "off") => p.singular = None,
                         ("se", _) => p.singular = Some(number(key, value, 0..=1000)?),
+                        ("tmleft", _) => p.moves_left = number(key, value, 2..=200)?,
                         _ => return Err(bad()),
                     }
                 }
@@ -375,7 +377,8 @@ impl<G: Evaluate> BuiltinBrain<G> {
     /// The limits of one move under these settings, `clocks` and what the host `asked` (the
     /// lower of its depth or node limit and the settings' own, so that a level stays a level).
     fn limits(&self, clocks: &tavola_sdk::abi::Clocks, asked: MoveLimits) -> Limits {
-        let mut limits = time::limits(clocks, self.settings.movetime);
+        let moves_left = self.settings.heuristics.unwrap_or(G::HEURISTICS).moves_left;
+        let mut limits = time::limits_over(clocks, self.settings.movetime, moves_left);
         limits.depth = self.settings.depth.into_iter().chain(asked.depth).min();
         limits.nodes = self.settings.nodes.into_iter().chain(asked.nodes).min();
         let divisor = self.settings.time_divisor;
@@ -679,6 +682,21 @@ mod tests {
     }
 
     #[test]
+    fn the_clock_is_spent_over_the_moves_the_option_asks() {
+        let timed = clocks(Some(10_000), Some(10_000), 100);
+        let soft = |options: &[(&str, &str)]| {
+            brain(options, 1)
+                .limits(&timed, MoveLimits::default())
+                .soft
+                .unwrap()
+                .as_millis()
+        };
+        assert_eq!(soft(&[("tmleft", "20")]), 575);
+        let moves_left = Ataxx::HEURISTICS.moves_left;
+        assert_eq!(soft(&[]), u128::from(10_000 / moves_left + 75));
+    }
+
+    #[test]
     fn the_hosts_depth_node_and_infinite_limits_bind_under_the_settings_own() {
         let untimed = clocks(None, None, 0);
         let asked = |depth, nodes, infinite| MoveLimits {
@@ -849,6 +867,7 @@ mod tests {
             ("hopeless", "1"),
             ("se", "2"),
             ("fpd", "5"),
+            ("tmleft", "20"),
         ])
         .unwrap();
         let expected = search::Heuristics {
@@ -859,6 +878,7 @@ mod tests {
             hopeless: Some(1),
             singular: Some(2),
             futility_depth: 5,
+            moves_left: 20,
             ..Ataxx::HEURISTICS
         };
         assert_eq!(off.heuristics, Some(expected));
@@ -880,6 +900,7 @@ mod tests {
             ("reduce", "noisy"),
             ("hopeless", "1001"),
             ("se", "-1"),
+            ("tmleft", "1"),
         ] {
             let error = parse(&[(key, value)]).unwrap_err();
             assert!(error.contains(key), "{error}");

@@ -58,6 +58,10 @@ pub struct Heuristics {
     pub late_moves: bool,
     /// How much of the soft limit may pass before the next iteration starts (see [`TimeUse`]).
     pub time: TimeUse,
+    /// The moves over which the clock is spent: each move's soft limit is what is left over
+    /// this many, plus three quarters of the increment ([`super::time::MOVES_LEFT`] unless a
+    /// game says).
+    pub moves_left: u32,
     /// Internal iterative reduction: a node at least 4 plies from its horizon without a move
     /// from the table is searched a ply less (its best move is then cheaper to find again).
     pub iir: bool,
@@ -95,6 +99,7 @@ impl Heuristics {
         null_move: false,
         late_moves: false,
         time: TimeUse::Plain,
+        moves_left: super::time::MOVES_LEFT,
         iir: false,
         futility: None,
         futility_depth: FUTILITY_DEPTH,
@@ -1337,6 +1342,7 @@ mod tests {
             null_move: true,
             late_moves: true,
             time: TimeUse::Stable,
+            moves_left: 20,
             iir: true,
             futility: Some(150),
             futility_depth: 6,

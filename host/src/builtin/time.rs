@@ -5,8 +5,9 @@
 //! machine's waits for a core are neither spent nor charged, so the margin kept in hand only has
 //! to cover the bot's own way from noticing the limit to handing its answer over. The hard limit
 //! always leaves half the clock and that margin: with 120 s per game the bot spends about 1/30 of
-//! what is left per move, with an increment most of the increment, and with a fixed move time all
-//! but a twentieth of it (at least 5 ms).
+//! what is left per move ([`MOVES_LEFT`], or the game's own [`super::search::Heuristics`]'s
+//! `moves_left`), with an increment most of the increment, and with a fixed move time all but a
+//! twentieth of it (at least 5 ms).
 
 use std::time::Duration;
 
@@ -33,10 +34,20 @@ fn movetime_margin(movetime: Duration) -> Duration {
         .min(movetime / 2)
 }
 
+/// The moves over which the clock is spent by default: each move's soft limit is what is left
+/// over this many, plus three quarters of the increment.
+pub const MOVES_LEFT: u32 = 30;
+
 /// The soft and hard limits for one move, given the clocks and, if the user set one, a fixed
 /// time per move (`movetime`, which wins over the clock but never exceeds its safe part).
 #[must_use]
 pub fn limits(clocks: &Clocks, movetime: Option<Duration>) -> Limits {
+    limits_over(clocks, movetime, MOVES_LEFT)
+}
+
+/// As [`limits`], the clock spent over `moves_left` moves instead of [`MOVES_LEFT`].
+#[must_use]
+pub fn limits_over(clocks: &Clocks, movetime: Option<Duration>, moves_left: u32) -> Limits {
     let own = clocks.own_ms.into_option().map(Duration::from_millis);
     let increment = Duration::from_millis(clocks.increment_ms);
     let host_movetime = clocks.movetime_ms.into_option().map(Duration::from_millis);
@@ -51,7 +62,7 @@ pub fn limits(clocks: &Clocks, movetime: Option<Duration>) -> Limits {
         (Some(t), None) => (t, t),
         (None, Some(cap)) => {
             let left = own.unwrap_or_default();
-            let soft = (left / 30 + increment * 3 / 4).min(cap / 2);
+            let soft = (left / moves_left.max(1) + increment * 3 / 4).min(cap / 2);
             // Never more than half of what is left: one slow move cannot lose the game.
             let hard = (soft * 3).min(cap / 2);
             (soft, hard)
@@ -84,6 +95,18 @@ mod tests {
         // Almost out of time: never more than the clock minus the margin.
         let l = limits(&clocks(Some(30), Some(120_000), 0), None);
         assert!(ms(l.hard) < 30);
+    }
+
+    #[test]
+    fn the_clock_is_spent_over_the_moves_asked() {
+        let clocks = clocks(Some(10_000), Some(10_000), 100);
+        let l = limits_over(&clocks, None, 20);
+        assert_eq!((ms(l.soft), ms(l.hard)), (575, 1725));
+        assert_eq!(
+            limits(&clocks, None),
+            limits_over(&clocks, None, MOVES_LEFT)
+        );
+        assert_eq!(ms(limits(&clocks, None).soft), 408);
     }
 
     #[test]

@@ -108,6 +108,7 @@ impl Evaluate for Ataxx {
         null_move: false,
         late_moves: true,
         time: TimeUse::Plain,
+        moves_left: crate::builtin::time::MOVES_LEFT,
         iir: false,
         futility: None,
         futility_depth: FUTILITY_DEPTH,
