@@ -195,6 +195,8 @@ impl EngineBrain {
             request_clocks.own_ms.into_option(),
             request_clocks.opponent_ms.into_option(),
         ) else {
+            // Clocks from `held_to` never come here (an untimed move has its movetime); the
+            // same answer keeps the line right for any clocks.
             return format!("go movetime {UNTIMED_MOVETIME_MS}");
         };
         let opponent = opponent.unwrap_or(own);
