@@ -171,6 +171,21 @@ fn misbehaving_players_lose_with_their_reason() {
     }
 }
 
+/// The server holds a player to the timeout it was told; so does Tavola in an untimed game,
+/// where nothing else would end the turn of a player that never answers.
+#[test]
+fn an_untimed_player_is_held_to_its_timeout() {
+    let dir = TempDir::new("challenge-untimed");
+    let player = fake_player(&dir, "silent", "frame '\"fake\"' >&3");
+    let output = tablut_game(&format!("{player}:timeout=1"), "random", &[]);
+    output.assert_code(0);
+    let termination = output.stdout_line("Termination:").unwrap_or_default();
+    assert!(termination.contains("crash"), "{termination:?}\n{output}");
+    let result = output.stdout_line("Result:").unwrap_or_default();
+    assert!(result.starts_with("0-1"), "{output}");
+    assert!(result.contains("did not answer in time"), "{result:?}");
+}
+
 #[test]
 fn players_that_never_get_going_are_named_in_one_line() {
     let dir = TempDir::new("challenge-start");

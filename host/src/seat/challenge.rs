@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use tavola_sdk::games::tablut::Tablut;
 use tavola_sdk::{Color, Game, Position};
 
-use super::outside::{OutsideProcess, PreExec, TurnWatch, Verdict};
+use super::outside::{held_to, OutsideProcess, PreExec, TurnWatch, Verdict};
 use super::plugin::LoadError;
 use super::stopwatch::{Arrival, ArrivalStamp, ProcessClock, ProcessProbe};
 use super::worker::WorkerOptions;
@@ -57,6 +57,9 @@ pub struct ChallengeBrain {
     told_over: bool,
     /// Whether it has its own network namespace.
     isolated: bool,
+    /// The time per move it was told at launch, which holds it in an untimed game as the
+    /// server's timeout would.
+    timeout_ms: u64,
 }
 
 impl std::fmt::Debug for ChallengeBrain {
@@ -190,6 +193,7 @@ impl ChallengeBrain {
             shown: 0,
             told_over: false,
             isolated,
+            timeout_ms: timeout_seconds.saturating_mul(1000),
         })
     }
 
@@ -317,7 +321,7 @@ impl ChallengeBrain {
         let clock = ProcessClock::start(self.process.probe());
         control.charge(Duration::ZERO);
         // The protocol has no stop: asked to stop, the player gets its margin, then it is killed.
-        let mut watch = TurnWatch::new(request.clocks);
+        let mut watch = TurnWatch::new(held_to(request.clocks, self.timeout_ms));
         loop {
             match self.frames.recv_timeout(Duration::from_millis(5)) {
                 Ok(Frame::Message(text, arrival)) => {

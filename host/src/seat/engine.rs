@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use tavola_sdk::{Color, Game, Position, SearchInfo};
 
-use super::outside::{OutsideProcess, TurnWatch, Verdict};
+use super::outside::{held_to, OutsideProcess, TurnWatch, Verdict};
 use super::plugin::LoadError;
 use super::stopwatch::{Arrival, ArrivalStamp, ProcessClock, ProcessProbe};
 use super::worker::WorkerOptions;
@@ -26,19 +26,6 @@ use super::{Answer, Brain, Control, MovesText, Request, SeatFailure};
 /// The time an engine is given for a move of an untimed game: a second, as the built-in bot
 /// takes (nothing would ever stop `go infinite`). It is held to it as to any `go movetime`.
 const UNTIMED_MOVETIME_MS: u64 = 1000;
-
-/// The clocks an engine is held to: `clocks`, or [`UNTIMED_MOVETIME_MS`] a move where the game
-/// has no clock.
-fn held_to(clocks: tavola_sdk::abi::Clocks) -> tavola_sdk::abi::Clocks {
-    if clocks.own_ms.is_none() && clocks.movetime_ms.is_none() {
-        tavola_sdk::abi::Clocks {
-            movetime_ms: abi_stable::std_types::RSome(UNTIMED_MOVETIME_MS),
-            ..clocks
-        }
-    } else {
-        clocks
-    }
-}
 
 /// The protocol an outside engine speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -238,7 +225,7 @@ impl<G: Game> Brain<G> for EngineBrain {
         }
         self.process.freeze(libc::SIGCONT);
         self.send(&position);
-        let clocks = held_to(request.clocks);
+        let clocks = held_to(request.clocks, UNTIMED_MOVETIME_MS);
         let go = self.go_line(clocks, me);
         self.send(&go);
         let clock = ProcessClock::start(self.process.probe());
@@ -365,29 +352,6 @@ fn read_lines(stdout: impl Read, sender: &mpsc::SyncSender<Line>, probe: Option<
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_untimed_engine_is_held_to_the_second_it_is_told() {
-        use abi_stable::std_types::{RNone, RSome};
-        use tavola_sdk::abi::Clocks;
-        let clocks = |own, movetime| Clocks {
-            own_ms: own,
-            opponent_ms: own,
-            increment_ms: 0,
-            movetime_ms: movetime,
-        };
-        let untimed = held_to(clocks(RNone, RNone));
-        assert_eq!(untimed.movetime_ms, RSome(UNTIMED_MOVETIME_MS));
-        assert_eq!(untimed.own_ms, RNone);
-        // A clock or a move time is left as it is.
-        for timed in [clocks(RSome(5_000), RNone), clocks(RNone, RSome(300))] {
-            let held = held_to(timed);
-            assert_eq!(
-                (held.own_ms, held.movetime_ms),
-                (timed.own_ms, timed.movetime_ms)
-            );
-        }
-    }
 
     #[test]
     fn info_lines_become_search_reports() {

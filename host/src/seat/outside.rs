@@ -251,6 +251,20 @@ pub enum Verdict {
     Kill,
 }
 
+/// The clocks an outside program is held to: `clocks`, or `untimed_ms` a move where the game has
+/// no clock (nothing else would ever end the turn of a program that does not answer).
+#[must_use]
+pub fn held_to(clocks: tavola_sdk::abi::Clocks, untimed_ms: u64) -> tavola_sdk::abi::Clocks {
+    if clocks.own_ms.is_none() && clocks.movetime_ms.is_none() {
+        tavola_sdk::abi::Clocks {
+            movetime_ms: abi_stable::std_types::RSome(untimed_ms),
+            ..clocks
+        }
+    } else {
+        clocks
+    }
+}
+
 /// The limits of one move of a process thinking elsewhere.
 #[derive(Debug)]
 pub struct TurnWatch {
@@ -311,5 +325,33 @@ impl TurnWatch {
             verdict = Verdict::Kill;
         }
         verdict
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_untimed_move_is_held_to_the_time_the_program_is_told() {
+        use abi_stable::std_types::{RNone, RSome};
+        use tavola_sdk::abi::Clocks;
+        let clocks = |own, movetime| Clocks {
+            own_ms: own,
+            opponent_ms: own,
+            increment_ms: 0,
+            movetime_ms: movetime,
+        };
+        let untimed = held_to(clocks(RNone, RNone), 1_000);
+        assert_eq!(untimed.movetime_ms, RSome(1_000));
+        assert_eq!(untimed.own_ms, RNone);
+        // A clock or a move time is left as it is.
+        for timed in [clocks(RSome(5_000), RNone), clocks(RNone, RSome(300))] {
+            let held = held_to(timed, 1_000);
+            assert_eq!(
+                (held.own_ms, held.movetime_ms),
+                (timed.own_ms, timed.movetime_ms)
+            );
+        }
     }
 }
