@@ -136,6 +136,7 @@ impl Evaluate for Dama {
     /// Elo, H1 after 595 games of an SPRT at 2 s + 20 ms.
     const HEURISTICS: Heuristics = Heuristics {
         reverse_futility: Some(150),
+        iir: true,
         ..Heuristics::NONE
     };
 
