@@ -133,7 +133,8 @@ fn material(position: &Position, color: Color) -> i32 {
 
 impl Evaluate for Dama {
     /// Reverse futility pruning, 150 a ply (a man is worth about 190 to the network): +20 ± 14
-    /// Elo, H1 after 595 games of an SPRT at 2 s + 20 ms.
+    /// Elo, H1 after 595 games of an SPRT at 2 s + 20 ms; internal iterative reduction on top:
+    /// +31 ± 18 Elo, H1 after 250 games (futility pruning on top of both gained nothing).
     const HEURISTICS: Heuristics = Heuristics {
         reverse_futility: Some(150),
         iir: true,
