@@ -270,9 +270,9 @@ impl Settings {
                 // that decide them (`lmr=log|plain`, `rfp=MARGIN|off`, `nmp=on|off`,
                 // `lmp=on|off`, `tm=stable|nodes|plain`, `iir=on|off`, `fp=MARGIN|off`,
                 // `fpd=DEPTH`, `reduce=all|quiet`, `hopeless=HINT|off`, `se=MARGIN|off`,
-                // `tmleft=MOVES`).
+                // `tmleft=MOVES`, `imp=on|off`, `hist=all|quiet`).
                 "lmr" | "rfp" | "nmp" | "lmp" | "tm" | "iir" | "fp" | "fpd" | "reduce"
-                | "hopeless" | "se" | "tmleft" => {
+                | "hopeless" | "se" | "tmleft" | "imp" | "hist" => {
                     let p = settings.heuristics.get_or_insert(G::HEURISTICS);
                     let bad = || format!("{key}={value:?} is not one of its values");
                     match (key.as_str(), value.as_str()) {
@@ -299,6 +299,10 @@ impl Settings {
                         ("se", "off") => p.singular = None,
                         ("se", _) => p.singular = Some(number(key, value, 0..=1000)?),
                         ("tmleft", _) => p.moves_left = number(key, value, 2..=200)?,
+                        ("imp", "on") => p.improving = true,
+                        ("imp", "off") => p.improving = false,
+                        ("hist", "all") => p.noisy_history = true,
+                        ("hist", "quiet") => p.noisy_history = false,
                         _ => return Err(bad()),
                     }
                 }
@@ -868,6 +872,8 @@ mod tests {
             ("se", "2"),
             ("fpd", "5"),
             ("tmleft", "20"),
+            ("imp", "on"),
+            ("hist", "all"),
         ])
         .unwrap();
         let expected = search::Heuristics {
@@ -877,6 +883,8 @@ mod tests {
             reduce_noisy: true,
             hopeless: Some(1),
             singular: Some(2),
+            improving: true,
+            noisy_history: true,
             futility_depth: 5,
             moves_left: 20,
             ..Ataxx::HEURISTICS

@@ -89,6 +89,17 @@ pub struct Heuristics {
     /// least beta, several moves beat beta and the node returns it (multi-cut); when only the
     /// table's score is, the table's move is searched a ply shallower.
     pub singular: Option<i32>,
+    /// "Improving" steers the prunings, as in Stockfish: a node is improving when its static
+    /// evaluation is above that of the node two plies up (the same side to move). An improving
+    /// node is pruned by reverse futility as if a ply shallower; one that is not tries half as
+    /// many quiet moves before late-move pruning, and reduces its late moves a ply more. The
+    /// evaluation is then taken at every node.
+    pub improving: bool,
+    /// The history also learns from the evaluation's noisy moves (Ataxx's conversions of two
+    /// pieces or more) that cut off, and orders them among themselves by it: a noisy move's
+    /// order is its hint plus a sixty-fourth of its history. Without, only quiet moves earn
+    /// history and the noisy ones are ordered by their hint alone.
+    pub noisy_history: bool,
 }
 
 impl Heuristics {
@@ -106,6 +117,8 @@ impl Heuristics {
         reduce_noisy: false,
         hopeless: None,
         singular: None,
+        improving: false,
+        noisy_history: false,
     };
 }
 
@@ -251,6 +264,8 @@ pub struct Searcher<G: Evaluate> {
     /// The move the node at each ply leaves out: its table move, while a singular-extension
     /// search asks how the others fare without it.
     singular_skip: Vec<Option<G::Move>>,
+    /// The static evaluation of the node at each ply, where [`Heuristics::improving`] took it.
+    evals: Vec<Option<i32>>,
     /// The prunings it uses: the game's ([`Evaluate::HEURISTICS`]) unless set otherwise.
     heuristics: Heuristics,
     /// Root moves the search must not play ([`Searcher::exclude_root_moves`]).
@@ -359,6 +374,7 @@ impl<G: Evaluate> Searcher<G> {
             root_depth: 0,
             after_null: vec![false; MAX_PLY + 2],
             singular_skip: vec![None; MAX_PLY + 2],
+            evals: vec![None; MAX_PLY + 2],
             heuristics: G::HEURISTICS,
             excluded: Vec::new(),
             root_nodes: Vec::new(),
@@ -663,13 +679,34 @@ impl<G: Evaluate> Searcher<G> {
         let prunes = heuristics.reverse_futility.is_some()
             || heuristics.null_move
             || heuristics.futility.is_some();
-        let static_eval =
-            (prunes && cuts && beta.abs() < MATE_BOUND).then(|| G::evaluate(position));
+        let prunable = prunes && cuts && beta.abs() < MATE_BOUND;
+        // Whether this node's evaluation is above the one two plies up (the same side's), where
+        // the game asks (`None` where not). A singular search keeps the node's own.
+        let improving = if heuristics.improving {
+            if skip.is_none() {
+                self.evals[ply] = Some(G::evaluate(position));
+            }
+            let before = ply.checked_sub(2).and_then(|up| self.evals[up]);
+            Some(match (self.evals[ply], before) {
+                (Some(now), Some(before)) => now > before,
+                _ => ply >= 2,
+            })
+        } else {
+            None
+        };
+        let static_eval = if prunable {
+            self.evals[ply]
+                .filter(|_| improving.is_some())
+                .or_else(|| Some(G::evaluate(position)))
+        } else {
+            None
+        };
         if let Some(static_eval) = static_eval {
             // Reverse futility: so far above beta that a shallow search would not come back
-            // under it.
+            // under it (a ply sooner where the node is improving).
             if let Some(margin) = heuristics.reverse_futility {
-                if depth <= RFP_DEPTH && static_eval - margin * depth >= beta {
+                let depth_left = depth - i32::from(improving == Some(true));
+                if depth <= RFP_DEPTH && static_eval - margin * depth_left >= beta {
                     return static_eval;
                 }
             }
@@ -724,6 +761,10 @@ impl<G: Evaluate> Searcher<G> {
 
         let side = position.side_to_move().index();
         let original_alpha = alpha;
+        // The quiet moves tried before late-move pruning: half as many where the node is not
+        // improving.
+        let late_moves =
+            (3 + depth * depth) as usize / if improving == Some(false) { 2 } else { 1 };
         let mut best_value = -INFINITY;
         let mut best_move = None;
         for i in 0..moves.len() {
@@ -748,7 +789,7 @@ impl<G: Evaluate> Searcher<G> {
                 && !pv_node
                 && depth <= LMP_DEPTH
                 && best_value > -MATE_BOUND
-                && i >= (3 + depth * depth) as usize
+                && i >= late_moves
             {
                 continue;
             }
@@ -815,7 +856,8 @@ impl<G: Evaluate> Searcher<G> {
                 let reduction = if !reducible || depth < 3 {
                     0
                 } else if heuristics.log_reductions && i >= 2 {
-                    self.reduction(side, mv, depth, i, pv_node)
+                    let more = i32::from(improving == Some(false) && !pv_node);
+                    (self.reduction(side, mv, depth, i, pv_node) + more).min(depth - 2)
                 } else if !heuristics.log_reductions && i >= 3 {
                     1 + i32::from(i >= 10 && depth >= 6)
                 } else {
@@ -862,8 +904,8 @@ impl<G: Evaluate> Searcher<G> {
                         self.root_best = Some((value, self.pv[0].clone()));
                     }
                     if alpha >= beta {
-                        if quiet {
-                            self.reward(side, ply, mv, depth, &moves[..i]);
+                        if quiet || heuristics.noisy_history {
+                            self.reward(side, ply, mv, depth, &moves[..i], quiet);
                         }
                         break;
                     }
@@ -1016,7 +1058,12 @@ impl<G: Evaluate> Searcher<G> {
             } else {
                 let hint = G::order_hint(position, mv).clamp(-1000, 1000);
                 if hint >= NOISY_HINT {
-                    NOISY_ORDER + hint
+                    let learned = if self.heuristics.noisy_history {
+                        self.history[history_index(side, &mv)] / 64
+                    } else {
+                        0
+                    };
+                    NOISY_ORDER + hint + learned
                 } else if Some(mv) == first {
                     KILLER_ORDER + 1
                 } else if Some(mv) == second {
@@ -1038,10 +1085,18 @@ impl<G: Evaluate> Searcher<G> {
         r.clamp(0, depth - 2)
     }
 
-    /// A quiet move caused a cut-off: a killer at this ply, and history credit (the quiet moves
-    /// tried before it lose some).
-    fn reward(&mut self, side: usize, ply: usize, mv: G::Move, depth: i32, tried: &[G::Move]) {
-        if self.killers[ply][0] != Some(mv) {
+    /// A move caused a cut-off: history credit (the moves tried before it lose some), and if it
+    /// is `quiet` a killer at this ply.
+    fn reward(
+        &mut self,
+        side: usize,
+        ply: usize,
+        mv: G::Move,
+        depth: i32,
+        tried: &[G::Move],
+        quiet: bool,
+    ) {
+        if quiet && self.killers[ply][0] != Some(mv) {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(mv);
         }
@@ -1349,6 +1404,8 @@ mod tests {
             reduce_noisy: true,
             hopeless: Some(1),
             singular: Some(2),
+            improving: true,
+            noisy_history: true,
         };
         let mut nodes = Vec::new();
         for heuristics in [

@@ -115,6 +115,8 @@ impl Evaluate for Ataxx {
         reduce_noisy: true,
         hopeless: None,
         singular: Some(2),
+        improving: false,
+        noisy_history: false,
     };
 
     fn evaluate(position: &<Ataxx as Game>::Position) -> i32 {
