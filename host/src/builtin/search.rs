@@ -1415,6 +1415,14 @@ mod tests {
                 singular: None,
                 ..all
             },
+            Heuristics {
+                improving: false,
+                ..all
+            },
+            Heuristics {
+                noisy_history: false,
+                ..all
+            },
         ] {
             let mut searcher = Searcher::<Ataxx>::new(1);
             searcher.set_heuristics(heuristics);
@@ -1433,8 +1441,11 @@ mod tests {
             assert!(start.is_legal(found.pv[0]), "{heuristics:?}");
             nodes.push(searcher.nodes());
         }
-        // The singular searches ran: without them the same search takes another path.
-        assert_ne!(nodes[1], nodes[2], "{nodes:?}");
+        // The singular searches, "improving" and the noisy moves' history each acted: without
+        // one of them the same search takes another path.
+        for without in 2..5 {
+            assert_ne!(nodes[1], nodes[without], "{nodes:?}");
+        }
     }
 
     #[test]
