@@ -680,27 +680,23 @@ impl<G: Evaluate> Searcher<G> {
             || heuristics.null_move
             || heuristics.futility.is_some();
         let prunable = prunes && cuts && beta.abs() < MATE_BOUND;
+        let eval =
+            (prunable || (heuristics.improving && skip.is_none())).then(|| G::evaluate(position));
         // Whether this node's evaluation is above the one two plies up (the same side's), where
         // the game asks (`None` where not). A singular search keeps the node's own.
-        let improving = if heuristics.improving {
+        let improving = heuristics.improving.then(|| {
             if skip.is_none() {
-                self.evals[ply] = Some(G::evaluate(position));
+                self.evals[ply] = eval;
             }
-            let before = ply.checked_sub(2).and_then(|up| self.evals[up]);
-            Some(match (self.evals[ply], before) {
+            match (
+                self.evals[ply],
+                ply.checked_sub(2).and_then(|up| self.evals[up]),
+            ) {
                 (Some(now), Some(before)) => now > before,
                 _ => ply >= 2,
-            })
-        } else {
-            None
-        };
-        let static_eval = if prunable {
-            self.evals[ply]
-                .filter(|_| improving.is_some())
-                .or_else(|| Some(G::evaluate(position)))
-        } else {
-            None
-        };
+            }
+        });
+        let static_eval = eval.filter(|_| prunable);
         if let Some(static_eval) = static_eval {
             // Reverse futility: so far above beta that a shallow search would not come back
             // under it (a ply sooner where the node is improving).
