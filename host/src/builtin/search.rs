@@ -835,6 +835,9 @@ impl<G: Evaluate> Searcher<G> {
             let before = self.nodes;
             let mut child = position.clone();
             child.play_unchecked(mv);
+            if depth > 1 {
+                self.tt.prefetch(child.hash_key());
+            }
             let value = if i == 0 {
                 -self.negamax(
                     run,

@@ -41,8 +41,11 @@ impl<M: Copy> Table<M> {
         } else {
             1 << (usize::BITS - 1 - wanted.leading_zeros())
         };
+        let mut entries = Vec::with_capacity(len);
+        advise_huge_pages(&mut entries);
+        entries.resize(len, None);
         Table {
-            entries: vec![None; len],
+            entries,
             generation: 0,
         }
     }
@@ -66,6 +69,23 @@ impl<M: Copy> Table<M> {
     /// The entry stored for `key`, if any.
     pub fn probe(&self, key: u64) -> Option<Entry<M>> {
         self.entries[self.index(key)].filter(|e| e.key == key)
+    }
+
+    /// Starts loading the slot of `key` into the cache, for a probe soon after (the child a
+    /// node is about to search): the table is far larger than the cache, so the probe itself
+    /// would wait for memory.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let slot: *const Option<Entry<M>> = &self.entries[self.index(key)];
+            // SAFETY: SSE is part of every x86-64 processor, and a prefetch reads nothing (the
+            // address is a slot of the table anyway).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// Stores a result, keeping a deeper one of the current search for another position.
@@ -98,6 +118,33 @@ impl<M: Copy> Table<M> {
         });
     }
 }
+
+/// Asks the kernel to back the (still untouched) capacity of `entries` with huge pages where it
+/// can (Linux's transparent huge pages, when set to `madvise` or `always`): a probe lands on a
+/// random entry of the table, and with 4 KiB pages most probes of a table of megabytes also miss
+/// the TLB. Only the 2 MiB-aligned part of the allocation is advised; a kernel that refuses
+/// leaves the table as it was.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages<T>(entries: &mut Vec<T>) {
+    const HUGE: usize = 2 << 20;
+    let start = entries.as_mut_ptr() as usize;
+    let end = start + entries.capacity() * std::mem::size_of::<T>();
+    let (first, last) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
+    if first < last {
+        // SAFETY: the range lies inside `entries`' own allocation, which nothing has touched
+        // yet; the advice changes how the kernel backs it, not its contents or ownership.
+        unsafe {
+            libc::madvise(
+                first as *mut libc::c_void,
+                last - first,
+                libc::MADV_HUGEPAGE,
+            );
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages<T>(_entries: &mut Vec<T>) {}
 
 #[cfg(test)]
 mod tests {
