@@ -32,6 +32,12 @@ pub struct OutsideProcess {
 /// (a process with a `SIGCONT` handler hears it that often).
 const CONTINUE_EVERY: Duration = Duration::from_millis(20);
 
+/// How long the account of a process that ended waits for the threads reading its output: they
+/// finish as soon as its pipes close (its whole group is killed with it), but on a loaded machine
+/// a thread may wait its turn for a core well past 200 ms, and the last words would be lost. Only
+/// a process that left its group and holds the pipes makes the account wait this long.
+const LAST_WORDS_WAIT: Duration = Duration::from_secs(1);
+
 /// Something to do in the child between fork and exec, after the common set-up: only
 /// async-signal-safe calls.
 pub type PreExec = Box<dyn FnMut() -> std::io::Result<()> + Send + Sync>;
@@ -108,9 +114,10 @@ impl OutsideProcess {
     }
 
     /// How it ended, `status` described, with the last line it wrote (once its output is read
-    /// to the end, or after 200 ms).
+    /// to the end, which is at once unless a process it left behind holds its pipes, or after
+    /// [`LAST_WORDS_WAIT`]).
     fn account(&mut self, status: std::process::ExitStatus) -> String {
-        let until = Instant::now() + Duration::from_millis(200);
+        let until = Instant::now() + LAST_WORDS_WAIT;
         while self.readers.iter().any(|r| !r.is_finished()) && Instant::now() < until {
             thread::sleep(Duration::from_millis(2));
         }
