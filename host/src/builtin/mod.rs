@@ -270,9 +270,9 @@ impl Settings {
                 // that decide them (`lmr=log|plain`, `rfp=MARGIN|off`, `nmp=on|off`,
                 // `lmp=on|off`, `tm=stable|nodes|plain`, `iir=on|off`, `fp=MARGIN|off`,
                 // `fpd=DEPTH`, `reduce=all|quiet`, `hopeless=HINT|off`, `se=MARGIN|off`,
-                // `tmleft=MOVES`, `imp=on|off`, `hist=all|quiet`).
+                // `tmleft=MOVES`, `imp=on|off`, `hist=all|quiet`, `stage=on|off`).
                 "lmr" | "rfp" | "nmp" | "lmp" | "tm" | "iir" | "fp" | "fpd" | "reduce"
-                | "hopeless" | "se" | "tmleft" | "imp" | "hist" => {
+                | "hopeless" | "se" | "tmleft" | "imp" | "hist" | "stage" => {
                     let p = settings.heuristics.get_or_insert(G::HEURISTICS);
                     let bad = || format!("{key}={value:?} is not one of its values");
                     match (key.as_str(), value.as_str()) {
@@ -303,6 +303,8 @@ impl Settings {
                         ("imp", "off") => p.improving = false,
                         ("hist", "all") => p.noisy_history = true,
                         ("hist", "quiet") => p.noisy_history = false,
+                        ("stage", "on") => p.staged = true,
+                        ("stage", "off") => p.staged = false,
                         _ => return Err(bad()),
                     }
                 }
@@ -874,6 +876,7 @@ mod tests {
             ("tmleft", "20"),
             ("imp", "on"),
             ("hist", "all"),
+            ("stage", "on"),
         ])
         .unwrap();
         let expected = search::Heuristics {
@@ -885,6 +888,7 @@ mod tests {
             singular: Some(2),
             improving: true,
             noisy_history: true,
+            staged: true,
             futility_depth: 5,
             moves_left: 20,
             ..Ataxx::HEURISTICS
@@ -909,6 +913,7 @@ mod tests {
             ("hopeless", "1001"),
             ("se", "-1"),
             ("tmleft", "1"),
+            ("stage", "yes"),
         ] {
             let error = parse(&[(key, value)]).unwrap_err();
             assert!(error.contains(key), "{error}");

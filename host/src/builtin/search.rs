@@ -100,6 +100,10 @@ pub struct Heuristics {
     /// order is its hint plus a sixty-fourth of its history. Without, only quiet moves earn
     /// history and the noisy ones are ordered by their hint alone.
     pub noisy_history: bool,
+    /// The move from the table is searched before the other moves are generated into an order:
+    /// where it cuts off, none of them is scored. The others, scored after it, are ordered by
+    /// the history its search has just written. Without, every move is scored first.
+    pub staged: bool,
 }
 
 impl Heuristics {
@@ -119,6 +123,7 @@ impl Heuristics {
         singular: None,
         improving: false,
         noisy_history: false,
+        staged: false,
     };
 }
 
@@ -753,7 +758,19 @@ impl<G: Evaluate> Searcher<G> {
         if ply == 0 {
             self.exclude_at_root(&mut moves);
         }
-        self.score_moves(position, &moves, &mut order, hash_move, ply);
+        // With `staged`, the table's move is searched before the others are scored: it often
+        // cuts off alone.
+        let staged = hash_move
+            .filter(|_| heuristics.staged)
+            .and_then(|hash| moves.iter().position(|&mv| mv == hash));
+        order.clear();
+        match staged {
+            Some(at) => {
+                moves.swap(0, at);
+                order.push(HASH_ORDER);
+            }
+            None => self.score_moves(position, &moves, &mut order, hash_move, ply),
+        }
 
         let side = position.side_to_move().index();
         let original_alpha = alpha;
@@ -764,9 +781,13 @@ impl<G: Evaluate> Searcher<G> {
         let mut best_value = -INFINITY;
         let mut best_move = None;
         for i in 0..moves.len() {
-            // Selection sort: most searches cut off after a few moves.
+            if i == 1 && staged.is_some() {
+                self.score_moves(position, &moves[1..], &mut order, hash_move, ply);
+            }
+            // Selection sort: most searches cut off after a few moves. (Before the others are
+            // scored, only the table's move has an order.)
             let mut pick = i;
-            for j in i + 1..moves.len() {
+            for j in i + 1..order.len() {
                 if order[j] > order[pick] {
                     pick = j;
                 }
@@ -1040,6 +1061,8 @@ impl<G: Evaluate> Searcher<G> {
         best
     }
 
+    /// Appends to `order` the ordering score of each of `moves`: the table's move first, then
+    /// the noisy moves by their hint, the killers, and the quiet moves by their history.
     fn score_moves(
         &self,
         position: &G::Position,
@@ -1050,7 +1073,6 @@ impl<G: Evaluate> Searcher<G> {
     ) {
         let side = position.side_to_move().index();
         let [first, second] = self.killers[ply];
-        order.clear();
         order.extend(moves.iter().map(|&mv| {
             if Some(mv) == hash_move {
                 HASH_ORDER
@@ -1405,6 +1427,7 @@ mod tests {
             singular: Some(2),
             improving: true,
             noisy_history: true,
+            staged: true,
         };
         let mut nodes = Vec::new();
         for heuristics in [
@@ -1420,6 +1443,10 @@ mod tests {
             },
             Heuristics {
                 noisy_history: false,
+                ..all
+            },
+            Heuristics {
+                staged: false,
                 ..all
             },
         ] {
@@ -1440,9 +1467,9 @@ mod tests {
             assert!(start.is_legal(found.pv[0]), "{heuristics:?}");
             nodes.push(searcher.nodes());
         }
-        // The singular searches, "improving" and the noisy moves' history each acted: without
-        // one of them the same search takes another path.
-        for without in 2..5 {
+        // The singular searches, "improving", the noisy moves' history and the staged table
+        // move each acted: without one of them the same search takes another path.
+        for without in 2..6 {
             assert_ne!(nodes[1], nodes[without], "{nodes:?}");
         }
     }

@@ -117,6 +117,7 @@ impl Evaluate for Ataxx {
         singular: Some(2),
         improving: false,
         noisy_history: false,
+        staged: false,
     };
 
     fn evaluate(position: &<Ataxx as Game>::Position) -> i32 {
