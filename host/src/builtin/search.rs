@@ -100,9 +100,9 @@ pub struct Heuristics {
     /// order is its hint plus a sixty-fourth of its history. Without, only quiet moves earn
     /// history and the noisy ones are ordered by their hint alone.
     pub noisy_history: bool,
-    /// The move from the table is searched before the other moves are generated into an order:
-    /// where it cuts off, none of them is scored. The others, scored after it, are ordered by
-    /// the history its search has just written. Without, every move is scored first.
+    /// The move from the table is searched before the other moves are scored for their order:
+    /// where it cuts off, none of them is. The others, scored after it, are ordered by the
+    /// history its search has just written. Without, every move is scored first.
     pub staged: bool,
 }
 
