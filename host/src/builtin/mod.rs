@@ -257,12 +257,13 @@ impl Settings {
                     .map_err(|e| format!("{key}: {e}"))?;
                     *settings.eval_choice(key) = Some(eval::net::EvalChoice::File(network));
                 }
-                "ataxx_mobility" | "ataxx_exposed" | "ataxx_tempo" => {
+                "ataxx_mobility" | "ataxx_exposed" | "ataxx_tempo" | "ataxx_clone" => {
                     let n = number(key, value, -1000..=1000)?;
                     let w = settings.ataxx_weights.get_or_insert(eval::ataxx::WEIGHTS);
                     match key.as_str() {
                         "ataxx_mobility" => w.mobility = n,
                         "ataxx_exposed" => w.exposed = n,
+                        "ataxx_clone" => w.clone_hint = n,
                         _ => w.tempo_percent = n,
                     }
                 }
@@ -270,9 +271,9 @@ impl Settings {
                 // that decide them (`lmr=log|plain`, `rfp=MARGIN|off`, `nmp=on|off`,
                 // `lmp=on|off`, `tm=stable|nodes|plain`, `iir=on|off`, `fp=MARGIN|off`,
                 // `fpd=DEPTH`, `reduce=all|quiet`, `hopeless=HINT|off`, `se=MARGIN|off`,
-                // `tmleft=MOVES`, `imp=on|off`, `hist=all|quiet`, `stage=on|off`).
+                // `tmleft=MOVES`, `imp=on|off`, `hist=all|quiet`, `stage=on|off`, `ttpv=on|off`).
                 "lmr" | "rfp" | "nmp" | "lmp" | "tm" | "iir" | "fp" | "fpd" | "reduce"
-                | "hopeless" | "se" | "tmleft" | "imp" | "hist" | "stage" => {
+                | "hopeless" | "se" | "tmleft" | "imp" | "hist" | "stage" | "ttpv" => {
                     let p = settings.heuristics.get_or_insert(G::HEURISTICS);
                     let bad = || format!("{key}={value:?} is not one of its values");
                     match (key.as_str(), value.as_str()) {
@@ -305,6 +306,8 @@ impl Settings {
                         ("hist", "quiet") => p.noisy_history = false,
                         ("stage", "on") => p.staged = true,
                         ("stage", "off") => p.staged = false,
+                        ("ttpv", "on") => p.pv_table_cuts = true,
+                        ("ttpv", "off") => p.pv_table_cuts = false,
                         _ => return Err(bad()),
                     }
                 }
@@ -765,11 +768,20 @@ mod tests {
         let gonnect = gonnect.unwrap();
         assert_eq!((gonnect.depth, gonnect.noise), (Some(2), 60));
         assert_eq!(parse("level", "5").unwrap().noise, 0);
+        let weights = parse("ataxx_clone", "20").unwrap().ataxx_weights.unwrap();
+        assert_eq!(
+            weights,
+            eval::ataxx::Weights {
+                clone_hint: 20,
+                ..eval::ataxx::WEIGHTS
+            }
+        );
         for (key, value) in [
             ("depth", "99"),
             ("level", "0"),
             ("level", "x"),
             ("movetime", "-5"),
+            ("ataxx_clone", "1001"),
         ] {
             let error = parse(key, value).unwrap_err();
             assert!(error.contains(&format!("{key}={value}")), "{error}");
@@ -877,6 +889,7 @@ mod tests {
             ("imp", "on"),
             ("hist", "all"),
             ("stage", "on"),
+            ("ttpv", "on"),
         ])
         .unwrap();
         let expected = search::Heuristics {
@@ -889,6 +902,7 @@ mod tests {
             improving: true,
             noisy_history: true,
             staged: true,
+            pv_table_cuts: true,
             futility_depth: 5,
             moves_left: 20,
             ..Ataxx::HEURISTICS
@@ -914,6 +928,7 @@ mod tests {
             ("se", "-1"),
             ("tmleft", "1"),
             ("stage", "yes"),
+            ("ttpv", "1"),
         ] {
             let error = parse(&[(key, value)]).unwrap_err();
             assert!(error.contains(key), "{error}");

@@ -104,6 +104,10 @@ pub struct Heuristics {
     /// where it cuts off, none of them is. The others, scored after it, are ordered by the
     /// history its search has just written. Without, every move is scored first.
     pub staged: bool,
+    /// The table's stored bounds cut off at principal-variation nodes too (below the root), as
+    /// at the others; Zataxx does. Without, a principal-variation node is always searched, so
+    /// that its line is shown whole.
+    pub pv_table_cuts: bool,
 }
 
 impl Heuristics {
@@ -124,6 +128,7 @@ impl Heuristics {
         improving: false,
         noisy_history: false,
         staged: false,
+        pv_table_cuts: false,
     };
 }
 
@@ -664,11 +669,13 @@ impl<G: Evaluate> Searcher<G> {
             return self.quiescence(run, position, ply, alpha, beta);
         }
 
+        let heuristics = self.heuristics;
         let key = position.hash_key();
         let entry = self.tt.probe(key);
         let hash_move = entry.and_then(|e| e.mv);
         let cuts = !pv_node && ply > 0 && skip.is_none();
-        if let Some(entry) = entry.filter(|e| cuts && i32::from(e.depth) >= depth) {
+        let table_cuts = cuts || (heuristics.pv_table_cuts && ply > 0 && skip.is_none());
+        if let Some(entry) = entry.filter(|e| table_cuts && i32::from(e.depth) >= depth) {
             let value = from_table(entry.score, ply);
             let cut = match entry.bound {
                 Bound::Exact => true,
@@ -680,7 +687,6 @@ impl<G: Evaluate> Searcher<G> {
             }
         }
 
-        let heuristics = self.heuristics;
         let prunes = heuristics.reverse_futility.is_some()
             || heuristics.null_move
             || heuristics.futility.is_some();
@@ -1428,6 +1434,7 @@ mod tests {
             improving: true,
             noisy_history: true,
             staged: true,
+            pv_table_cuts: true,
         };
         let mut nodes = Vec::new();
         for heuristics in [
@@ -1449,6 +1456,10 @@ mod tests {
                 staged: false,
                 ..all
             },
+            Heuristics {
+                pv_table_cuts: false,
+                ..all
+            },
         ] {
             let mut searcher = Searcher::<Ataxx>::new(1);
             searcher.set_heuristics(heuristics);
@@ -1467,9 +1478,10 @@ mod tests {
             assert!(start.is_legal(found.pv[0]), "{heuristics:?}");
             nodes.push(searcher.nodes());
         }
-        // The singular searches, "improving", the noisy moves' history and the staged table
-        // move each acted: without one of them the same search takes another path.
-        for without in 2..6 {
+        // The singular searches, "improving", the noisy moves' history, the staged table move
+        // and the table's cut-offs at principal-variation nodes each acted: without one of them
+        // the same search takes another path.
+        for without in 2..7 {
             assert_ne!(nodes[1], nodes[without], "{nodes:?}");
         }
     }
