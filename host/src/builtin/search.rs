@@ -674,7 +674,7 @@ impl<G: Evaluate> Searcher<G> {
         let entry = self.tt.probe(key);
         let hash_move = entry.and_then(|e| e.mv);
         let cuts = !pv_node && ply > 0 && skip.is_none();
-        let table_cuts = cuts || (heuristics.pv_table_cuts && ply > 0 && skip.is_none());
+        let table_cuts = ply > 0 && skip.is_none() && (!pv_node || heuristics.pv_table_cuts);
         if let Some(entry) = entry.filter(|e| table_cuts && i32::from(e.depth) >= depth) {
             let value = from_table(entry.score, ply);
             let cut = match entry.bound {
