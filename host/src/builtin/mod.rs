@@ -270,10 +270,12 @@ impl Settings {
                 // Hidden: the search's heuristics other than the game's own, for the matches
                 // that decide them (`lmr=log|plain`, `rfp=MARGIN|off`, `nmp=on|off`,
                 // `lmp=on|off`, `tm=stable|nodes|plain`, `iir=on|off`, `fp=MARGIN|off`,
-                // `fpd=DEPTH`, `reduce=all|quiet`, `hopeless=HINT|off`, `se=MARGIN|off`,
-                // `tmleft=MOVES`, `imp=on|off`, `hist=all|quiet`, `stage=on|off`, `ttpv=on|off`).
-                "lmr" | "rfp" | "nmp" | "lmp" | "tm" | "iir" | "fp" | "fpd" | "reduce"
-                | "hopeless" | "se" | "tmleft" | "imp" | "hist" | "stage" | "ttpv" => {
+                // `fpd=DEPTH`, `fpb=BASE`, `fpm=MOVES`, `fpn=on|off`, `reduce=all|quiet`,
+                // `hopeless=HINT|off`, `se=MARGIN|off`, `tmleft=MOVES`, `imp=on|off`,
+                // `hist=all|quiet`, `stage=on|off`, `ttpv=on|off`).
+                "lmr" | "rfp" | "nmp" | "lmp" | "tm" | "iir" | "fp" | "fpd" | "fpb" | "fpm"
+                | "fpn" | "reduce" | "hopeless" | "se" | "tmleft" | "imp" | "hist" | "stage"
+                | "ttpv" => {
                     let p = settings.heuristics.get_or_insert(G::HEURISTICS);
                     let bad = || format!("{key}={value:?} is not one of its values");
                     match (key.as_str(), value.as_str()) {
@@ -293,6 +295,10 @@ impl Settings {
                         ("fp", "off") => p.futility = None,
                         ("fp", _) => p.futility = Some(number(key, value, 1..=10_000)?),
                         ("fpd", _) => p.futility_depth = number(key, value, 1..=10)?,
+                        ("fpb", _) => p.futility_base = number(key, value, 0..=10_000)?,
+                        ("fpm", _) => p.futility_moves = number(key, value, 1..=64)?,
+                        ("fpn", "on") => p.futility_noisy = true,
+                        ("fpn", "off") => p.futility_noisy = false,
                         ("reduce", "all") => p.reduce_noisy = true,
                         ("reduce", "quiet") => p.reduce_noisy = false,
                         ("hopeless", "off") => p.hopeless = None,
@@ -885,6 +891,9 @@ mod tests {
             ("hopeless", "1"),
             ("se", "2"),
             ("fpd", "5"),
+            ("fpb", "160"),
+            ("fpm", "3"),
+            ("fpn", "on"),
             ("tmleft", "20"),
             ("imp", "on"),
             ("hist", "all"),
@@ -904,6 +913,9 @@ mod tests {
             staged: true,
             pv_table_cuts: true,
             futility_depth: 5,
+            futility_base: 160,
+            futility_moves: 3,
+            futility_noisy: true,
             moves_left: 20,
             ..Ataxx::HEURISTICS
         };
@@ -918,6 +930,8 @@ mod tests {
         );
         let nodes = parse(&[("tm", "nodes")]).unwrap().heuristics.unwrap();
         assert_eq!(nodes.time, search::TimeUse::Nodes);
+        let plain = parse(&[("tm", "plain")]).unwrap().heuristics.unwrap();
+        assert_eq!(plain.time, search::TimeUse::Plain);
         for (key, value) in [
             ("rfp", "0"),
             ("nmp", "yes"),
@@ -929,6 +943,9 @@ mod tests {
             ("tmleft", "1"),
             ("stage", "yes"),
             ("ttpv", "1"),
+            ("fpb", "-1"),
+            ("fpm", "0"),
+            ("fpn", "yes"),
         ] {
             let error = parse(&[(key, value)]).unwrap_err();
             assert!(error.contains(key), "{error}");

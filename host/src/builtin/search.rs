@@ -66,11 +66,21 @@ pub struct Heuristics {
     /// from the table is searched a ply less (its best move is then cheaper to find again).
     pub iir: bool,
     /// Futility pruning: at a node off the principal variation at most `futility_depth` plies
-    /// from its horizon whose static evaluation, plus this margin per ply, is still at most
-    /// alpha, the quiet moves after the first are not tried.
+    /// from its horizon whose static evaluation, plus this margin per ply (and
+    /// `futility_base`), is still at most alpha, the quiet moves after the first
+    /// `futility_moves` are not tried.
     pub futility: Option<i32>,
     /// The deepest node futility pruning prunes ([`FUTILITY_DEPTH`] unless a game says).
     pub futility_depth: i32,
+    /// Futility pruning's margin once, on top of its margin per ply (0 unless a game says;
+    /// Zataxx's is 160 with 80 a ply).
+    pub futility_base: i32,
+    /// The moves a node tries before futility pruning skips any (1 unless a game says;
+    /// Zataxx's 3).
+    pub futility_moves: usize,
+    /// Futility pruning skips the evaluation's noisy moves too (Ataxx's conversions of two
+    /// pieces or more), as Zataxx does; without, only quiet ones.
+    pub futility_noisy: bool,
     /// The late-move reductions treat the evaluation's noisy moves (Ataxx's conversions of two
     /// pieces or more) as they treat quiet ones: every move but the one from the table may be
     /// searched shallower. Without, only quiet moves are. (The prunings touch quiet moves
@@ -122,6 +132,9 @@ impl Heuristics {
         iir: false,
         futility: None,
         futility_depth: FUTILITY_DEPTH,
+        futility_base: 0,
+        futility_moves: 1,
+        futility_noisy: false,
         reduce_noisy: false,
         hopeless: None,
         singular: None,
@@ -752,7 +765,7 @@ impl<G: Evaluate> Searcher<G> {
             (Some(margin), Some(eval)) => {
                 depth <= heuristics.futility_depth
                     && alpha.abs() < MATE_BOUND
-                    && eval + margin * depth <= alpha
+                    && eval + heuristics.futility_base + margin * depth <= alpha
             }
             _ => false,
         };
@@ -816,7 +829,11 @@ impl<G: Evaluate> Searcher<G> {
             {
                 continue;
             }
-            if futile && quiet && i > 0 && best_value > -MATE_BOUND {
+            if futile
+                && (quiet || heuristics.futility_noisy)
+                && i >= heuristics.futility_moves
+                && best_value > -MATE_BOUND
+            {
                 continue;
             }
             // Hopeless moves: below the root, a quiet move whose hint says it gains nothing is
@@ -1426,8 +1443,11 @@ mod tests {
             time: TimeUse::Stable,
             moves_left: 20,
             iir: true,
-            futility: Some(150),
+            futility: Some(30),
             futility_depth: 6,
+            futility_base: 10,
+            futility_moves: 3,
+            futility_noisy: true,
             reduce_noisy: true,
             hopeless: Some(1),
             singular: Some(2),
@@ -1460,6 +1480,10 @@ mod tests {
                 pv_table_cuts: false,
                 ..all
             },
+            Heuristics {
+                futility_noisy: false,
+                ..all
+            },
         ] {
             let mut searcher = Searcher::<Ataxx>::new(1);
             searcher.set_heuristics(heuristics);
@@ -1478,10 +1502,10 @@ mod tests {
             assert!(start.is_legal(found.pv[0]), "{heuristics:?}");
             nodes.push(searcher.nodes());
         }
-        // The singular searches, "improving", the noisy moves' history, the staged table move
-        // and the table's cut-offs at principal-variation nodes each acted: without one of them
-        // the same search takes another path.
-        for without in 2..7 {
+        // The singular searches, "improving", the noisy moves' history, the staged table move,
+        // the table's cut-offs at principal-variation nodes and futility pruning of the noisy
+        // moves each acted: without one of them the same search takes another path.
+        for without in 2..8 {
             assert_ne!(nodes[1], nodes[without], "{nodes:?}");
         }
     }
