@@ -84,7 +84,7 @@ pub struct Heuristics {
     /// The late-move reductions treat the evaluation's noisy moves (Ataxx's conversions of two
     /// pieces or more) as they treat quiet ones: every move but the one from the table may be
     /// searched shallower. Without, only quiet moves are. (The prunings touch quiet moves
-    /// alone either way.)
+    /// alone either way, but for futility pruning with `futility_noisy`.)
     pub reduce_noisy: bool,
     /// Hopeless-move pruning: at every node below the root, once two moves are tried (and one
     /// scored above a loss), the quiet moves that are not killers and whose ordering hint
