@@ -170,6 +170,33 @@ fn a_silent_engine_is_refused_at_start_and_a_missing_one_named() {
 }
 
 #[test]
+fn an_engine_that_stops_reading_is_refused_not_waited_for() {
+    // It reads its first line and never another; an option longer than a pipe holds (64 KiB)
+    // fills its input. The host's write gives up on it instead of waiting for ever.
+    let dir = TempDir::new("engines-deaf");
+    let deaf = dir.write(
+        "deaf.sh",
+        "read line; echo 'id name deaf'; echo ugiok; exec sleep 600\n",
+    );
+    let value = "x".repeat(100_000);
+    let output = tavola([
+        "play",
+        "--headless",
+        "--quiet",
+        "--game",
+        "gonnect",
+        "--white",
+        &format!("ugi:sh {}:big={value}", deaf.display()),
+        "--black",
+        "random",
+    ]);
+    output.assert_one_line_error(
+        3,
+        &["stopped reading its input", "setoption name big value"],
+    );
+}
+
+#[test]
 fn an_engine_past_its_clock_loses_on_time() {
     let dir = TempDir::new("engines-slow");
     let engine = fake_engine(&dir, "slow", "sleep 600");

@@ -38,6 +38,11 @@ use crate::protocol::challenge::{self as wire, FrameError};
 /// How long a player has to exit by itself once it has the final state.
 const EXIT_GRACE: Duration = Duration::from_millis(300);
 
+/// How long a message waits for room in a player's connection. A player reads every state as
+/// it comes, so its connection's buffers (hundreds of kilobytes on the loopback) never fill; one
+/// that stops reading loses with that reason instead of holding the host in a write.
+const FULL_CONNECTION_WAIT: Duration = Duration::from_secs(1);
+
 /// What the reader thread passes on.
 enum Frame {
     Message(String, Arrival),
@@ -60,6 +65,9 @@ pub struct ChallengeBrain {
     /// The time per move it was told at launch, which holds it in an untimed game as the
     /// server's timeout would.
     timeout_ms: u64,
+    /// Why its connection takes no more: it left a message unread past
+    /// [`FULL_CONNECTION_WAIT`].
+    broken: Option<String>,
 }
 
 impl std::fmt::Debug for ChallengeBrain {
@@ -163,6 +171,9 @@ impl ChallengeBrain {
         let stream = accept(&listener, &mut process, deadline, port).map_err(&failed)?;
         drop(listener);
         let _ = stream.set_nodelay(true);
+        stream
+            .set_write_timeout(Some(FULL_CONNECTION_WAIT))
+            .map_err(|e| failed(format!("cannot write to its connection: {e}")))?;
         let reader = stream
             .try_clone()
             .map_err(|e| failed(format!("cannot read its connection: {e}")))?;
@@ -194,6 +205,7 @@ impl ChallengeBrain {
             told_over: false,
             isolated,
             timeout_ms: timeout_seconds.saturating_mul(1000),
+            broken: None,
         })
     }
 
@@ -210,8 +222,22 @@ impl ChallengeBrain {
     }
 
     fn send(&mut self, message: &str) {
-        // A player gone shows up on its connection; nothing to do here.
-        let _ = wire::write_message(&mut self.stream, message);
+        if self.broken.is_some() {
+            return;
+        }
+        // A player gone shows up on its connection; nothing to do here. A write that times out
+        // (the connection full, the message cut) is the player's end.
+        if let Err(e) = wire::write_message(&mut self.stream, message) {
+            if matches!(
+                e.kind(),
+                io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+            ) {
+                self.broken = Some(format!(
+                    "it stopped reading its connection: a state found it full for {} s",
+                    FULL_CONNECTION_WAIT.as_secs()
+                ));
+            }
+        }
     }
 
     /// Sends the states of plies `self.shown..plies` (replayed from the start), then
@@ -318,6 +344,9 @@ impl ChallengeBrain {
         self.process.freeze(libc::SIGCONT);
         let state = wire::game_state_json(&request.position, None);
         self.catch_up(&request.start_text, &request.moves_text(), plies, state);
+        if let Some(why) = self.broken.clone() {
+            return self.fail(why);
+        }
         let clock = ProcessClock::start(self.process.probe());
         control.charge(Duration::ZERO);
         // The protocol has no stop: asked to stop, the player gets its margin, then it is killed.

@@ -8,7 +8,8 @@
 //! network, so namespaces, Landlock and seccomp would break it. A silent, slow, crashing or lying
 //! engine loses with its reason, as a plugin does.
 
-use std::io::{BufReader, Read, Write};
+use std::io::{self, BufReader, Read, Write};
+use std::os::fd::AsRawFd;
 use std::path::PathBuf;
 use std::process::ChildStdin;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -61,7 +62,7 @@ pub struct EngineBrain {
     name: String,
     protocol: Protocol,
     process: OutsideProcess,
-    stdin: ChildStdin,
+    input: Input,
     lines: Receiver<Line>,
     /// The game's first player (`p1`, UAI's "black").
     first: Color,
@@ -105,6 +106,7 @@ impl EngineBrain {
         else {
             return Err(failed("it has no pipes".to_owned()));
         };
+        let input = Input::new(stdin).map_err(|e| failed(format!("its input: {e}")))?;
         // Bounded: an engine that floods its output waits on its pipe instead of filling the
         // host's memory.
         let (sender, lines) = mpsc::sync_channel(READ_AHEAD);
@@ -116,7 +118,7 @@ impl EngineBrain {
             name: label,
             protocol,
             process,
-            stdin,
+            input,
             lines,
             first,
             text: MovesText::default(),
@@ -140,6 +142,9 @@ impl EngineBrain {
         }
         brain.send(&format!("{}newgame", protocol.name()));
         brain.send("isready");
+        if let Some(why) = brain.input.broken() {
+            return Err(failed(why.to_owned()));
+        }
         loop {
             match brain.next_line(deadline) {
                 Ok(line) if line == "readyok" => {
@@ -160,7 +165,7 @@ impl EngineBrain {
     }
 
     fn send(&mut self, line: &str) {
-        send_line(&mut self.stdin, line);
+        self.input.send(line);
     }
 
     /// The next line before `deadline`, or why there is none.
@@ -228,6 +233,11 @@ impl<G: Game> Brain<G> for EngineBrain {
         let clocks = held_to(request.clocks, UNTIMED_MOVETIME_MS);
         let go = self.go_line(clocks, me);
         self.send(&go);
+        if let Some(why) = self.input.broken() {
+            let why = why.to_owned();
+            self.process.kill();
+            return Err(SeatFailure::Crash(why));
+        }
         let clock = ProcessClock::start(self.process.probe());
         control.charge(Duration::ZERO);
         let mut watch = TurnWatch::new(clocks);
@@ -256,7 +266,7 @@ impl<G: Game> Brain<G> for EngineBrain {
             self.process.keep_running();
             match watch.look(&clock, control) {
                 Verdict::Think => {}
-                Verdict::Stop => send_line(&mut self.stdin, "stop"),
+                Verdict::Stop => self.input.send("stop"),
                 Verdict::Kill => {
                     self.process.kill();
                     return Err(SeatFailure::Crash(
@@ -276,9 +286,85 @@ impl Drop for EngineBrain {
     }
 }
 
-/// Writes `line` to an engine (a dead engine shows up on its output; nothing to do here).
-fn send_line(stdin: &mut ChildStdin, line: &str) {
-    let _ = writeln!(stdin, "{line}").and_then(|()| stdin.flush());
+/// How long a line that does not fit in an engine's input pipe waits for the engine to read.
+/// An engine that reads its input never comes near: it has read each line by the time it
+/// answers, and a turn writes a few kilobytes to a pipe of 64 KiB.
+const FULL_PIPE_WAIT: Duration = Duration::from_secs(1);
+
+/// An engine's input: its pipe, written without blocking, so that an engine that stops reading
+/// (and lets the pipe fill) loses with that reason instead of holding the host in a write.
+struct Input {
+    pipe: ChildStdin,
+    /// Why it can take no more: it left a line unread past [`FULL_PIPE_WAIT`].
+    broken: Option<String>,
+}
+
+impl Input {
+    fn new(pipe: ChildStdin) -> io::Result<Input> {
+        let fd = pipe.as_raw_fd();
+        // SAFETY: fcntl on the pipe's own descriptor, results checked.
+        unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
+                return Err(io::Error::last_os_error());
+            }
+        }
+        Ok(Input { pipe, broken: None })
+    }
+
+    /// Why the engine can take no more input, if it cannot.
+    fn broken(&self) -> Option<&str> {
+        self.broken.as_deref()
+    }
+
+    /// Writes `line` and a newline. A dead engine shows up on its output, so a closed pipe is
+    /// nothing to do here; a full one that stays full is the engine's end.
+    fn send(&mut self, line: &str) {
+        if self.broken.is_some() {
+            return;
+        }
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        let mut written = 0;
+        let give_up = Instant::now() + FULL_PIPE_WAIT;
+        while written < bytes.len() {
+            match self.pipe.write(&bytes[written..]) {
+                Ok(0) => return,
+                Ok(n) => written += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    let left = give_up.saturating_duration_since(Instant::now());
+                    if left.is_zero() || !self.wait_for_room(left) {
+                        let shown: String = line.chars().take(40).collect();
+                        let more = if shown.len() < line.len() { "..." } else { "" };
+                        self.broken = Some(format!(
+                            "it stopped reading its input: {} bytes of the line \"{shown}{more}\" \
+                             found its pipe full for {} s",
+                            bytes.len() - written,
+                            FULL_PIPE_WAIT.as_secs()
+                        ));
+                        return;
+                    }
+                }
+                Err(_) => return,
+            }
+        }
+    }
+
+    /// Waits at most `left` for room in the pipe; whether there may be some.
+    fn wait_for_room(&self, left: Duration) -> bool {
+        let mut poll = libc::pollfd {
+            fd: self.pipe.as_raw_fd(),
+            events: libc::POLLOUT,
+            revents: 0,
+        };
+        let ms = libc::c_int::try_from(left.as_millis().max(1)).unwrap_or(libc::c_int::MAX);
+        // SAFETY: one pollfd, ours, for the call's length.
+        let ready = unsafe { libc::poll(&mut poll, 1, ms) };
+        // Interrupted (-1, EINTR) is a wait to try again; the caller's deadline still holds.
+        ready != 0
+    }
 }
 
 /// The search report of an `info` line (`depth`, `seldepth`, `nodes`, `score cp|mate`, `pv`,
