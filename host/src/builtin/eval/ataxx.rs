@@ -112,7 +112,7 @@ impl Evaluate for Ataxx {
         reverse_futility: Some(40),
         null_move: false,
         late_moves: true,
-        time: TimeUse::Plain,
+        time: TimeUse::Nodes,
         moves_left: crate::builtin::time::MOVES_LEFT,
         iir: false,
         futility: None,
