@@ -336,8 +336,18 @@ impl Input {
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                     let left = give_up.saturating_duration_since(Instant::now());
                     if left.is_zero() || !self.wait_for_room(left) {
-                        let shown: String = line.chars().take(40).collect();
-                        let more = if shown.len() < line.len() { "..." } else { "" };
+                        // One line, whatever the line held (an option's value can hold
+                        // anything).
+                        let shown: String = line
+                            .chars()
+                            .take(40)
+                            .map(|c| if c.is_control() { ' ' } else { c })
+                            .collect();
+                        let more = if line.chars().nth(40).is_some() {
+                            "..."
+                        } else {
+                            ""
+                        };
                         self.broken = Some(format!(
                             "it stopped reading its input: {} bytes of the line \"{shown}{more}\" \
                              found its pipe full for {} s",
