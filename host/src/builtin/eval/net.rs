@@ -338,7 +338,7 @@ impl Network {
     #[must_use]
     pub fn output(&self, set: impl FnOnce(&mut Inputs<'_>)) -> i32 {
         // 64 (the shipped Dama, Gonnect and Tablut networks), 128 (Ataxx's networks 5 to 7) and
-        // 256 (the widest, Ataxx's network 8) get loops of a known length.
+        // 256 (the widest, Ataxx's networks 8 and 11) get loops of a known length.
         match self.hidden() {
             64 => self.output_of(&mut [0; 64], set),
             128 => self.output_of(&mut [0; 128], set),
