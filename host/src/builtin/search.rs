@@ -834,6 +834,11 @@ impl<G: Evaluate> Searcher<G> {
                 && i >= heuristics.futility_moves
                 && best_value > -MATE_BOUND
             {
+                // With the noisy moves pruned too, every move left is: none is tried (nor
+                // sorted) any more.
+                if heuristics.futility_noisy {
+                    break;
+                }
                 continue;
             }
             // Hopeless moves: below the root, a quiet move whose hint says it gains nothing is

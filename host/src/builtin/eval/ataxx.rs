@@ -19,7 +19,7 @@ use tavola_sdk::games::ataxx::{Ataxx, Bitboard, Move, Position};
 use tavola_sdk::{Game, Position as _};
 
 use super::net::Learned as _;
-use crate::builtin::search::{Heuristics, TimeUse, FUTILITY_DEPTH, NOISY_HINT};
+use crate::builtin::search::{Heuristics, TimeUse, NOISY_HINT};
 use crate::builtin::Evaluate;
 
 use std::cell::Cell;
@@ -114,19 +114,23 @@ impl Evaluate for Ataxx {
         late_moves: true,
         time: TimeUse::Nodes,
         moves_left: crate::builtin::time::MOVES_LEFT,
-        iir: false,
-        futility: None,
-        futility_depth: FUTILITY_DEPTH,
-        futility_base: 0,
-        futility_moves: 1,
-        futility_noisy: false,
+        // Zataxx's heuristics, on together (an SPRT at 2 s + 20 ms, 2026-12-06: see the README):
+        // internal iterative reduction, futility pruning in its form, hopeless-move pruning (its
+        // late-move pruning), history for the noisy moves too and the table's cut-offs at
+        // principal-variation nodes.
+        iir: true,
+        futility: Some(80),
+        futility_depth: 6,
+        futility_base: 160,
+        futility_moves: 3,
+        futility_noisy: true,
         reduce_noisy: true,
-        hopeless: None,
+        hopeless: Some(1),
         singular: Some(2),
         improving: false,
-        noisy_history: false,
+        noisy_history: true,
         staged: false,
-        pv_table_cuts: false,
+        pv_table_cuts: true,
     };
 
     fn evaluate(position: &<Ataxx as Game>::Position) -> i32 {
