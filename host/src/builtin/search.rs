@@ -834,8 +834,8 @@ impl<G: Evaluate> Searcher<G> {
                 && i >= heuristics.futility_moves
                 && best_value > -MATE_BOUND
             {
-                // With the noisy moves pruned too, every move left is: none is tried (nor
-                // sorted) any more.
+                // With the noisy moves pruned too, every move left would be skipped: the
+                // loop ends instead of sorting them one by one.
                 if heuristics.futility_noisy {
                     break;
                 }
