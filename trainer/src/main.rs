@@ -378,7 +378,7 @@ impl Float {
         let rescale = network.scale as f32 / scale as f32;
         let (b1, w2, b2) = (net.b1(), net.w2(), net.b2());
         let weights = &mut net.weights;
-        for (w, &q) in weights[..b1].iter_mut().zip(&network.w1) {
+        for (w, &q) in weights[..b1].iter_mut().zip(network.w1.iter()) {
             *w = f32::from(q) / qa;
         }
         for (w, &q) in weights[b1..w2].iter_mut().zip(&network.b1) {
@@ -395,10 +395,13 @@ impl Float {
     fn quantise(&self, scale: i32) -> Network {
         let q = |w: f32, by: i32| (w * by as f32).round().clamp(-32_767.0, 32_767.0) as i16;
         let quantised = |from: usize, to: usize, by: i32| {
-            self.weights[from..to].iter().map(|w| q(*w, by)).collect()
+            self.weights[from..to]
+                .iter()
+                .map(|w| q(*w, by))
+                .collect::<Vec<i16>>()
         };
         Network {
-            w1: quantised(0, self.b1(), QA),
+            w1: quantised(0, self.b1(), QA).into(),
             b1: quantised(self.b1(), self.w2(), QA),
             w2: quantised(self.w2(), self.b2(), QB),
             b2: (self.weights[self.b2()] * (QA * QB) as f32).round() as i32,

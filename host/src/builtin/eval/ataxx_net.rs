@@ -23,46 +23,111 @@ const GAPS: usize = WINDOWS * STATES;
 /// The inputs: every state of every window, then the 49 squares' gaps.
 pub const INPUTS: usize = GAPS + 49;
 
-/// The base-3 number of two neighbouring squares of a row (digit 0 the left one: 1 where the
-/// mover's, 2 where the opponent's), indexed by the mover's two bits and, above them, the
-/// opponent's two.
-const PAIRS: [u8; 16] = {
-    let mut pairs = [0; 16];
-    let mut index = 0;
-    while index < 16 {
-        let left = (index & 1) + 2 * ((index >> 2) & 1);
-        let right = ((index >> 1) & 1) + 2 * ((index >> 3) & 1);
-        pairs[index] = (left + 3 * right) as u8;
-        index += 1;
+/// The base-3 number of a row's seven squares with a digit 1 where `bits` (the row's 7 bits)
+/// has a piece: a row's number is `TERNARY[mover's] + 2 * TERNARY[opponent's]`, digit `k` its
+/// square on file `k` (0 empty or a gap, 1 the mover's, 2 the opponent's).
+const TERNARY: [u16; 128] = {
+    let mut table = [0; 128];
+    let mut bits = 0;
+    while bits < 128 {
+        let (mut value, mut power, mut file) = (0, 1, 0);
+        while file < 7 {
+            if bits >> file & 1 != 0 {
+                value += power;
+            }
+            power *= 3;
+            file += 1;
+        }
+        table[bits] = value;
+        bits += 1;
     }
-    pairs
+    table
 };
 
-/// The pairs of squares of `row` that start on files 0 to 5 ([`PAIRS`]), from the mover's pieces
-/// `me` and the opponent's `them`.
-#[inline]
-fn pairs(row: u32, me: u64, them: u64) -> [u8; 6] {
-    let (me, them) = (me >> (row * 7), them >> (row * 7));
-    std::array::from_fn(|file| {
-        let two = |bits: u64| (bits >> file) as usize & 3;
-        PAIRS[two(me) | two(them) << 2]
-    })
-}
+/// The rows' numbers (below 3^7).
+const ROWS: usize = 2187;
 
-/// The 36 windows' inputs (each window's lower pair and, 9 times, its upper one: digit `k` of its
-/// state, base 3, is the window's square `k`, lower-left, lower-right, upper-left, upper-right),
-/// row of windows by row, each row's pairs found once.
+/// For each row's number, the six pairs of neighbouring squares that start on files 0 to 5, a
+/// byte each (byte `k`: the digit of file `k` plus 3 times that of file `k + 1`, below 9). A
+/// window's state is its lower row's pair plus 9 times its upper row's: six windows' states,
+/// each below 81, from one addition of two words ([`windows`]).
+static PAIRS: [u64; ROWS] = {
+    let mut table = [0; ROWS];
+    let mut row = 0;
+    while row < ROWS {
+        let mut digits = [0u64; 7];
+        let (mut rest, mut file) = (row as u64, 0);
+        while file < 7 {
+            digits[file] = rest % 3;
+            rest /= 3;
+            file += 1;
+        }
+        let mut word = 0;
+        let mut pair = 0;
+        while pair < 6 {
+            word |= (digits[pair] + 3 * digits[pair + 1]) << (8 * pair);
+            pair += 1;
+        }
+        table[row] = word;
+        row += 1;
+    }
+    table
+};
+
+/// The 36 windows' inputs, window by window (digit `k` of a window's state, base 3, is its
+/// square `k`: lower-left, lower-right, upper-left, upper-right): each row of the board is read
+/// once as a base-3 number, and a row of windows' six states come from one addition of its two
+/// rows' pairs.
 #[inline]
-fn windows(me: u64, them: u64, mut add: impl FnMut(usize)) {
-    let mut lower = pairs(0, me, them);
+fn windows(me: u64, them: u64, out: &mut [usize; WINDOWS]) {
+    let pairs = |row: u32| {
+        let bits = |of: u64| (of >> (row * 7)) as usize & 0x7f;
+        PAIRS[usize::from(TERNARY[bits(me)] + 2 * TERNARY[bits(them)])]
+    };
+    let mut lower = pairs(0);
     for row in 0..6 {
-        let upper = pairs(row + 1, me, them);
+        let upper = pairs(row + 1);
+        // No byte carries into the next: each is at most 8 + 9 * 8.
+        let states = lower + 9 * upper;
         for file in 0..6 {
-            let state = usize::from(lower[file]) + 9 * usize::from(upper[file]);
-            add((row as usize * 6 + file) * STATES + state);
+            let window = row as usize * 6 + file;
+            out[window] = window * STATES + ((states >> (8 * file)) as usize & 0xff);
         }
         lower = upper;
     }
+}
+
+/// The most inputs an Ataxx position sets: its windows and one per gap.
+const MOST_SET: usize = WINDOWS + 49;
+
+/// Writes the inputs that `position` sets into `out`, windows first; returns how many.
+#[inline]
+fn inputs(position: &Position, out: &mut [usize; MOST_SET]) -> usize {
+    let me = position.side_to_move();
+    let (mine, theirs) = (
+        position.pieces(me).bits(),
+        position.pieces(me.other()).bits(),
+    );
+    let (windows_out, gaps_out) = out.split_at_mut(WINDOWS);
+    windows(mine, theirs, windows_out.try_into().expect("36 windows"));
+    let mut set = 0;
+    let mut gaps = position.gaps().bits();
+    while gaps != 0 {
+        gaps_out[set] = GAPS + gaps.trailing_zeros() as usize;
+        set += 1;
+        gaps &= gaps - 1;
+    }
+    WINDOWS + set
+}
+
+/// `network`'s evaluation of `position` for the side to move, in hundredths: the same value
+/// as [`Network::evaluate`], with the inputs found all at once.
+#[inline]
+#[must_use]
+pub fn evaluate(network: &Network, position: &Position) -> i32 {
+    let mut rows = [0; MOST_SET];
+    let set = inputs(position, &mut rows);
+    network.output_of_rows(&rows[..set])
 }
 
 /// The network that ships with Tavola (`ataxx.nnue`).
@@ -76,17 +141,9 @@ impl Learned for Ataxx {
 
     #[inline]
     fn features(position: &Position, mut add: impl FnMut(usize)) {
-        let me = position.side_to_move();
-        let (mine, theirs) = (
-            position.pieces(me).bits(),
-            position.pieces(me.other()).bits(),
-        );
-        windows(mine, theirs, &mut add);
-        let mut gaps = position.gaps().bits();
-        while gaps != 0 {
-            add(GAPS + gaps.trailing_zeros() as usize);
-            gaps &= gaps - 1;
-        }
+        let mut rows = [0; MOST_SET];
+        let set = inputs(position, &mut rows);
+        rows[..set].iter().for_each(|&input| add(input));
     }
 
     /// The square's turns and reflections keep every Ataxx position's value.
@@ -193,8 +250,8 @@ mod tests {
 
     #[test]
     fn the_windows_are_read_square_by_square_in_every_position_of_some_games() {
-        // The windows as the inputs define them, square by square, against the row pairs' way
-        // of finding them, in every position of games of varied moves from boards with and
+        // The windows as the inputs define them, square by square, against the rows' base-3
+        // numbers' way of finding them, in every position of games of varied moves from boards with and
         // without gaps (full rows, empty ones, both sides' pieces in one window).
         let plain = |position: &Position| {
             let me = position.side_to_move();
@@ -291,5 +348,40 @@ mod tests {
         // Material tells: a side a whole corner up is ahead.
         let ahead = Ataxx::parse_position("xx4o/xx5/7/7/7/7/o5x x 0 1", None).unwrap();
         assert!(score(&ahead) > score(&start));
+    }
+
+    #[test]
+    fn the_evaluation_with_its_inputs_found_at_once_is_the_networks_own() {
+        // The search's evaluation (the inputs written into one array, their rows added at once)
+        // against the network's generic one (the inputs gathered one by one), in every position
+        // of games with and without gaps, for the shipped network and a narrower one.
+        let mut narrow =
+            super::super::net::Network::zero(INPUTS, 64, super::super::net::Activation::Clipped);
+        for (k, w) in narrow.w1.iter_mut().enumerate() {
+            *w = (k % 23) as i16 - 11;
+        }
+        for (k, w) in narrow.w2.iter_mut().enumerate() {
+            *w = (k % 7) as i16 - 3;
+        }
+        let mut checked = 0;
+        for network in [Ataxx::shipped(), &narrow] {
+            for start in ["x5o/7/7/7/7/7/o5x x 0 1", "x5o/7/2-1-2/7/2-1-2/7/o5x o 0 1"] {
+                let mut position = Ataxx::parse_position(start, None).unwrap();
+                for ply in 0..100 {
+                    assert_eq!(
+                        evaluate(network, &position),
+                        network.evaluate::<Ataxx>(&position),
+                        "{start}, ply {ply}"
+                    );
+                    checked += 1;
+                    let moves = position.legal_moves();
+                    let Some(&mv) = moves.get(ply * 5 % moves.len().max(1)) else {
+                        break;
+                    };
+                    position.play(mv).unwrap();
+                }
+            }
+        }
+        assert!(checked > 200, "{checked}");
     }
 }

@@ -155,7 +155,7 @@ pub const fn file_size(inputs: usize, hidden: usize) -> usize {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Network {
     /// Hidden weights, one row of `b1.len()` per input.
-    pub w1: Vec<i16>,
+    pub w1: Rows,
     /// Hidden biases.
     pub b1: Vec<i16>,
     /// Output weights.
@@ -170,6 +170,72 @@ pub struct Network {
     pub scale: i32,
     /// What the hidden values become before the output weighs them.
     pub activation: Activation,
+}
+
+/// A network's hidden weights, 64-byte aligned (a cache line): each row of 32 hidden values or
+/// more starts a line, so that no vector load of a row straddles two (a plain vector of this
+/// size is 16 bytes off, and AVX2's 32-byte loads of every second vector would). Read and
+/// written as a slice of `i16`.
+#[derive(Clone)]
+pub struct Rows {
+    /// The weights, 32 to a block; the last block's tail past `len` is 0.
+    blocks: Vec<Block>,
+    /// The number of weights.
+    len: usize,
+}
+
+/// 32 weights, 64-byte aligned.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Block([i16; 32]);
+
+impl From<Vec<i16>> for Rows {
+    fn from(weights: Vec<i16>) -> Rows {
+        let blocks = weights
+            .chunks(32)
+            .map(|chunk| {
+                let mut block = Block([0; 32]);
+                block.0[..chunk.len()].copy_from_slice(chunk);
+                block
+            })
+            .collect();
+        Rows {
+            blocks,
+            len: weights.len(),
+        }
+    }
+}
+
+impl std::ops::Deref for Rows {
+    type Target = [i16];
+
+    fn deref(&self) -> &[i16] {
+        // SAFETY: `Block` is `repr(C)` with one field, 32 `i16`s and no padding (64 bytes, its
+        // alignment), so the blocks are `32 * blocks.len()` contiguous `i16`s, of which the
+        // first `len` are the weights (`len <= 32 * blocks.len()` since `from`).
+        unsafe { std::slice::from_raw_parts(self.blocks.as_ptr().cast::<i16>(), self.len) }
+    }
+}
+
+impl std::ops::DerefMut for Rows {
+    fn deref_mut(&mut self) -> &mut [i16] {
+        // SAFETY: as in `deref`, and the slice borrows the blocks mutably.
+        unsafe { std::slice::from_raw_parts_mut(self.blocks.as_mut_ptr().cast::<i16>(), self.len) }
+    }
+}
+
+impl PartialEq for Rows {
+    fn eq(&self, other: &Rows) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Rows {}
+
+impl std::fmt::Debug for Rows {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Rows({} weights)", self.len)
+    }
 }
 
 /// Why a weights file cannot be read.
@@ -198,7 +264,7 @@ impl Network {
     pub fn zero(inputs: usize, hidden: usize, activation: Activation) -> Network {
         assert!(hidden_size_valid(hidden), "{hidden} hidden values");
         Network {
-            w1: vec![0; inputs * hidden],
+            w1: vec![0; inputs * hidden].into(),
             b1: vec![0; hidden],
             w2: vec![0; hidden],
             b2: 0,
@@ -272,7 +338,7 @@ impl Network {
                 .map(|_| take_i16())
                 .collect::<Result<Vec<_>, _>>()
         };
-        let w1 = weights(G::INPUTS * hidden)?;
+        let w1 = weights(G::INPUTS * hidden)?.into();
         let b1 = weights(hidden)?;
         let w2 = weights(hidden)?;
         let b = take(4)?;
@@ -337,28 +403,48 @@ impl Network {
     #[inline]
     #[must_use]
     pub fn output(&self, set: impl FnOnce(&mut Inputs<'_>)) -> i32 {
+        self.output_with(|acc| {
+            let mut inputs = Inputs {
+                acc,
+                w1: &self.w1,
+                rows: [0; PENDING],
+                pending: 0,
+            };
+            set(&mut inputs);
+            inputs.flush();
+        })
+    }
+
+    /// [`Network::output`] for the inputs numbered in `rows`, gathered by the caller (Ataxx's
+    /// evaluation, which finds every input of a position at once).
+    ///
+    /// # Panics
+    /// As [`Network::output`].
+    #[inline]
+    #[must_use]
+    pub fn output_of_rows(&self, rows: &[usize]) -> i32 {
+        self.output_with(|acc| kernel::add_rows(acc, &self.w1, rows))
+    }
+
+    /// The output once `fill` has added the inputs' rows to the hidden sums (which start at the
+    /// biases).
+    #[inline(always)]
+    fn output_with(&self, fill: impl FnOnce(&mut [i16])) -> i32 {
         // 64 (the shipped Dama, Gonnect and Tablut networks), 128 (Ataxx's networks 5 to 7) and
         // 256 (the widest, Ataxx's networks 8 and 11) get loops of a known length.
         match self.hidden() {
-            64 => self.output_of(&mut [0; 64], set),
-            128 => self.output_of(&mut [0; 128], set),
-            256 => self.output_of(&mut [0; 256], set),
-            hidden => self.output_of(&mut [0; MAX_HIDDEN][..hidden], set),
+            64 => self.output_in(&mut [0; 64], fill),
+            128 => self.output_in(&mut [0; 128], fill),
+            256 => self.output_in(&mut [0; 256], fill),
+            hidden => self.output_in(&mut [0; MAX_HIDDEN][..hidden], fill),
         }
     }
 
-    /// [`Network::output`], with `acc` (as long as the hidden layer) for the hidden sums.
+    /// [`Network::output_with`], with `acc` (as long as the hidden layer) for the hidden sums.
     #[inline(always)]
-    fn output_of(&self, acc: &mut [i16], set: impl FnOnce(&mut Inputs<'_>)) -> i32 {
+    fn output_in(&self, acc: &mut [i16], fill: impl FnOnce(&mut [i16])) -> i32 {
         acc.copy_from_slice(&self.b1);
-        let mut inputs = Inputs {
-            acc: &mut *acc,
-            w1: &self.w1,
-            rows: [0; PENDING],
-            pending: 0,
-        };
-        set(&mut inputs);
-        inputs.flush();
+        fill(&mut *acc);
         let sum = kernel::hidden_sum(acc, &self.w2[..acc.len()], self.qa, self.activation);
         let logit = sum + i64::from(self.b2);
         // Within 64 bits: |logit| < 2^32, the scale at most 2^16.
@@ -496,7 +582,46 @@ mod kernel {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn hidden_sum_avx2(acc: &[i16], w2: &[i16], qa: i32, activation: Activation) -> i64 {
-        hidden_sum_sized(acc, w2, qa, activation)
+        match activation {
+            Activation::Clipped => i64::from(clipped_sum_avx2(acc, w2, qa)),
+            Activation::Squared => hidden_sum_sized(acc, w2, qa, activation),
+        }
+    }
+
+    /// The clipped activation's sum in AVX2, 16 hidden values a step: each clipped and
+    /// multiplied by its weight, the products added in pairs into 32 bits (`vpmaddwd`, which
+    /// the compiler does not find from the plain loop). The same integers as
+    /// [`hidden_sum_sized`]'s sum, which stays within 32 bits.
+    ///
+    /// # Panics
+    /// If `acc` and `w2` differ in length, or it is not a multiple of 16 (every network's is).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn clipped_sum_avx2(acc: &[i16], w2: &[i16], qa: i32) -> i32 {
+        use std::arch::x86_64::{
+            __m256i, _mm256_add_epi32, _mm256_loadu_si256, _mm256_madd_epi16, _mm256_max_epi16,
+            _mm256_min_epi16, _mm256_set1_epi16, _mm256_setzero_si256,
+        };
+        assert!(
+            acc.len() == w2.len() && acc.len() % 16 == 0,
+            "whole vectors"
+        );
+        let (zero, clip) = (_mm256_setzero_si256(), _mm256_set1_epi16(qa as i16));
+        let mut sums = _mm256_setzero_si256();
+        for (a, w) in acc.chunks_exact(16).zip(w2.chunks_exact(16)) {
+            // SAFETY: each chunk is 16 `i16`s, the 32 bytes an unaligned load reads.
+            let (a, w) = unsafe {
+                (
+                    _mm256_loadu_si256(a.as_ptr().cast::<__m256i>()),
+                    _mm256_loadu_si256(w.as_ptr().cast::<__m256i>()),
+                )
+            };
+            let hidden = _mm256_min_epi16(_mm256_max_epi16(a, zero), clip);
+            sums = _mm256_add_epi32(sums, _mm256_madd_epi16(hidden, w));
+        }
+        // SAFETY: a vector of 256 bits is eight `i32`s, any bits of which are one.
+        let lanes: [i32; 8] = unsafe { std::mem::transmute::<__m256i, [i32; 8]>(sums) };
+        lanes.iter().fold(0, |sum, &lane| sum.wrapping_add(lane))
     }
 
     /// [`hidden_sum`] for the target the caller is compiled for.
@@ -655,6 +780,27 @@ mod tests {
     use tavola_sdk::games::dama::Dama;
 
     #[test]
+    fn the_hidden_weights_are_a_cache_line_aligned_slice_of_what_was_read() {
+        // Lengths that fill whole blocks of 32 and that do not.
+        for len in [0, 1, 31, 32, 33, 64 * 3 + 5] {
+            let weights: Vec<i16> = (0..len).map(|k| k as i16 * 7 - 100).collect();
+            let mut rows = Rows::from(weights.clone());
+            assert_eq!(&*rows, &weights[..], "{len}");
+            assert_eq!(rows.as_ptr() as usize % 64, 0, "{len}");
+            if let Some(first) = rows.first_mut() {
+                *first += 1;
+                assert_ne!(&*rows, &weights[..]);
+                assert_ne!(rows, Rows::from(weights.clone()));
+            }
+        }
+        for network in [Ataxx::shipped(), Dama::shipped()] {
+            assert_eq!(network.w1.as_ptr() as usize % 64, 0);
+            // Each row of the shipped networks (64 or 256 values) starts a cache line.
+            assert_eq!(network.hidden() * 2 % 64, 0);
+        }
+    }
+
+    #[test]
     fn a_network_file_is_loaded_once_and_a_bad_one_named() {
         let dir = std::env::temp_dir().join(format!("tavola-net-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -798,7 +944,7 @@ mod tests {
         // of a third: each hidden value 250 of QA 255, so the output is
         // 64 × 250 × 10 × 400 / (255 × 64) = 3 921.6.
         let network = Network {
-            w1: vec![1; Ataxx::INPUTS * 64],
+            w1: vec![1; Ataxx::INPUTS * 64].into(),
             w2: vec![10; 64],
             scale: 400,
             ..Network::zero(Ataxx::INPUTS, 64, Activation::Clipped)
