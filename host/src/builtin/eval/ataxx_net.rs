@@ -250,9 +250,9 @@ mod tests {
 
     #[test]
     fn the_windows_are_read_square_by_square_in_every_position_of_some_games() {
-        // The windows as the inputs define them, square by square, against the rows' base-3
-        // numbers' way of finding them, in every position of games of varied moves from boards with and
-        // without gaps (full rows, empty ones, both sides' pieces in one window).
+        // The windows as the inputs define them, square by square, against the way of finding
+        // them from the rows' base-3 numbers, in every position of games of varied moves from
+        // boards with and without gaps (full rows, empty ones, both sides' pieces in one window).
         let plain = |position: &Position| {
             let me = position.side_to_move();
             let digit = |square: u32| {
