@@ -61,14 +61,11 @@ thread_local! {
     /// (the hidden `builtin:ataxx_mobility=N,ataxx_exposed=N,ataxx_tempo=N` options; each seat
     /// searches on its own thread).
     static CURRENT: Cell<Weights> = const { Cell::new(WEIGHTS) };
-    /// [`Weights::clone_hint`] of [`CURRENT`], read alone for each move ordered.
-    static CLONE_HINT: Cell<i32> = const { Cell::new(WEIGHTS.clone_hint) };
 }
 
 /// Sets the weights of the searches on this thread (for tuning matches).
 pub fn set_weights(weights: Weights) {
     CURRENT.with(|c| c.set(weights));
-    CLONE_HINT.with(|c| c.set(weights.clone_hint));
 }
 
 /// Pieces of `enemy` next to `square`.
@@ -153,7 +150,7 @@ impl Evaluate for Ataxx {
     fn order_hint(position: &Position, mv: Move) -> i32 {
         let converts = position.converts(mv) as i32;
         let kind = match mv {
-            Move::Clone(_) => CLONE_HINT.with(Cell::get),
+            Move::Clone(_) => CURRENT.with(Cell::get).clone_hint,
             Move::Jump { from, .. } => {
                 -(neighbours_in(from, position.pieces(position.side_to_move())) * 5)
             }
