@@ -45,6 +45,13 @@ pub trait Evaluate: Game {
         0
     }
 
+    /// Appends the [`Evaluate::order_hint`] of each of `moves` to `hints`, in order: what the
+    /// search asks once per node. A game whose hints share work between the moves of a
+    /// position computes them together here.
+    fn order_hints(position: &Self::Position, moves: &[Self::Move], hints: &mut Vec<i32>) {
+        hints.extend(moves.iter().map(|&mv| Self::order_hint(position, mv)));
+    }
+
     /// The levels 1 to 10 (`builtin:level=N`), weakest first, each measured stronger than the
     /// one before; [`LEVELS`] by default.
     const LEVELS: [Level; 10] = LEVELS;

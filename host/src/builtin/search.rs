@@ -276,6 +276,8 @@ pub struct Searcher<G: Evaluate> {
     history: Vec<i32>,
     moves: Vec<Vec<G::Move>>,
     order: Vec<Vec<i32>>,
+    /// Each move's [`Evaluate::order_hint`], beside `order`.
+    hints: Vec<Vec<i32>>,
     pv: Vec<Vec<G::Move>>,
     nodes: u64,
     seldepth: u32,
@@ -390,6 +392,7 @@ impl<G: Evaluate> Searcher<G> {
             history: vec![0; 2 * HISTORY],
             moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             order: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            hints: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             nodes: 0,
             seldepth: 0,
@@ -772,6 +775,7 @@ impl<G: Evaluate> Searcher<G> {
 
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut order = std::mem::take(&mut self.order[ply]);
+        let mut hints = std::mem::take(&mut self.hints[ply]);
         moves.clear();
         position.generate_moves(&mut moves);
         if ply == 0 {
@@ -783,12 +787,17 @@ impl<G: Evaluate> Searcher<G> {
             .filter(|_| heuristics.staged)
             .and_then(|hash| moves.iter().position(|&mv| mv == hash));
         order.clear();
+        hints.clear();
         match staged {
             Some(at) => {
                 moves.swap(0, at);
                 order.push(HASH_ORDER);
+                hints.push(G::order_hint(position, moves[0]));
             }
-            None => self.score_moves(position, &moves, &mut order, hash_move, ply),
+            None => {
+                G::order_hints(position, &moves, &mut hints);
+                self.score_moves(position, &moves, &hints, &mut order, hash_move, ply);
+            }
         }
 
         let side = position.side_to_move().index();
@@ -801,18 +810,28 @@ impl<G: Evaluate> Searcher<G> {
         let mut best_move = None;
         for i in 0..moves.len() {
             if i == 1 && staged.is_some() {
-                self.score_moves(position, &moves[1..], &mut order, hash_move, ply);
+                G::order_hints(position, &moves[1..], &mut hints);
+                self.score_moves(
+                    position,
+                    &moves[1..],
+                    &hints[1..],
+                    &mut order,
+                    hash_move,
+                    ply,
+                );
             }
             // Selection sort: most searches cut off after a few moves. (Before the others are
-            // scored, only the table's move has an order.)
+            // scored, only the table's move has an order.) The first of the best is taken.
             let mut pick = i;
-            for j in i + 1..order.len() {
-                if order[j] > order[pick] {
-                    pick = j;
+            let mut best_order = order[i];
+            for (j, &o) in order.iter().enumerate().skip(i + 1) {
+                if o > best_order {
+                    (pick, best_order) = (j, o);
                 }
             }
             moves.swap(i, pick);
             order.swap(i, pick);
+            hints.swap(i, pick);
             let mv = moves[i];
             if skip == Some(mv) {
                 continue;
@@ -827,7 +846,9 @@ impl<G: Evaluate> Searcher<G> {
                 && best_value > -MATE_BOUND
                 && i >= late_moves
             {
-                continue;
+                // The moves left order no higher than this one (best first), so they are quiet
+                // too, and later: each would be skipped as this one is. The loop ends.
+                break;
             }
             if futile
                 && (quiet || heuristics.futility_noisy)
@@ -844,12 +865,7 @@ impl<G: Evaluate> Searcher<G> {
             // Hopeless moves: below the root, a quiet move whose hint says it gains nothing is
             // not tried once two moves have been.
             if let Some(threshold) = heuristics.hopeless {
-                if quiet
-                    && ply > 0
-                    && i >= 2
-                    && best_value > -MATE_BOUND
-                    && G::order_hint(position, mv) < threshold
-                {
+                if quiet && ply > 0 && i >= 2 && best_value > -MATE_BOUND && hints[i] < threshold {
                     continue;
                 }
             }
@@ -874,6 +890,7 @@ impl<G: Evaluate> Searcher<G> {
                         Err(value) => {
                             self.moves[ply] = moves;
                             self.order[ply] = order;
+                            self.hints[ply] = hints;
                             return value;
                         }
                     }
@@ -935,6 +952,7 @@ impl<G: Evaluate> Searcher<G> {
             if self.stopped {
                 self.moves[ply] = moves;
                 self.order[ply] = order;
+                self.hints[ply] = hints;
                 return 0;
             }
             if value > best_value {
@@ -962,6 +980,7 @@ impl<G: Evaluate> Searcher<G> {
         }
         self.moves[ply] = moves;
         self.order[ply] = order;
+        self.hints[ply] = hints;
         // A search without the table's move says nothing of the node: it is not stored.
         if skip.is_some() {
             return best_value;
@@ -1089,23 +1108,25 @@ impl<G: Evaluate> Searcher<G> {
         best
     }
 
-    /// Appends to `order` the ordering score of each of `moves`: the table's move first, then
-    /// the noisy moves by their hint, the killers, and the quiet moves by their history.
+    /// Appends to `order` the ordering score of each of `moves`, whose hints are `hints`: the
+    /// table's move first, then the noisy moves by their hint, the killers, and the quiet moves
+    /// by their history.
     fn score_moves(
         &self,
         position: &G::Position,
         moves: &[G::Move],
+        hints: &[i32],
         order: &mut Vec<i32>,
         hash_move: Option<G::Move>,
         ply: usize,
     ) {
         let side = position.side_to_move().index();
         let [first, second] = self.killers[ply];
-        order.extend(moves.iter().map(|&mv| {
+        order.extend(moves.iter().zip(hints).map(|(&mv, &hint)| {
             if Some(mv) == hash_move {
                 HASH_ORDER
             } else {
-                let hint = G::order_hint(position, mv).clamp(-1000, 1000);
+                let hint = hint.clamp(-1000, 1000);
                 if hint >= NOISY_HINT {
                     let learned = if self.heuristics.noisy_history {
                         self.history[history_index(side, &mv)] / 64
