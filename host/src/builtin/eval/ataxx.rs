@@ -107,7 +107,12 @@ tavola_sdk::multiversion! {
 
     /// Appends the hint of each of `moves` to `hints` ([`hint`], a clone's credit being
     /// `clone_hint`), compiled the same two ways.
-    fn hints_of(position: &Position, moves: &[Move], clone_hint: i32, hints: &mut Vec<i32>) -> () {
+    fn hints_of(
+        position: &Position,
+        moves: &[Move],
+        clone_hint: i32,
+        hints: &mut Vec<i32>,
+    ) -> () {
         hints.extend(moves.iter().map(|&mv| hint(position, mv, clone_hint)));
     }
 }
