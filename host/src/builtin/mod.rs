@@ -38,9 +38,13 @@ pub trait Evaluate: Game {
     /// by default.
     const NOISY_FORCED: bool = false;
 
+    /// Whether [`Evaluate::order_hint`] gives hints at all: a game that overrides it says so
+    /// here. Without, every hint is 0 and the search neither computes nor keeps them.
+    const ORDER_HINTS: bool = false;
+
     /// A hint for move ordering, about -1000..1000, larger first: at least
     /// [`search::NOISY_HINT`] orders a move before the killers (a capture), smaller values only
-    /// among the quiet moves. 0 by default.
+    /// among the quiet moves. 0 by default; read only where [`Evaluate::ORDER_HINTS`] is set.
     fn order_hint(_position: &Self::Position, _mv: Self::Move) -> i32 {
         0
     }

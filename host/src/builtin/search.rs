@@ -792,11 +792,19 @@ impl<G: Evaluate> Searcher<G> {
             Some(at) => {
                 moves.swap(0, at);
                 order.push(HASH_ORDER);
-                hints.push(G::order_hint(position, moves[0]));
+                if G::ORDER_HINTS {
+                    hints.push(G::order_hint(position, moves[0]));
+                }
             }
             None => {
-                G::order_hints(position, &moves, &mut hints);
-                self.score_moves(position, &moves, &hints, &mut order, hash_move, ply);
+                if G::ORDER_HINTS {
+                    G::order_hints(position, &moves, &mut hints);
+                    let hints = hints.iter().copied();
+                    self.score_moves(position, &moves, hints, &mut order, hash_move, ply);
+                } else {
+                    let hints = std::iter::repeat(0);
+                    self.score_moves(position, &moves, hints, &mut order, hash_move, ply);
+                }
             }
         }
 
@@ -810,15 +818,15 @@ impl<G: Evaluate> Searcher<G> {
         let mut best_move = None;
         for i in 0..moves.len() {
             if i == 1 && staged.is_some() {
-                G::order_hints(position, &moves[1..], &mut hints);
-                self.score_moves(
-                    position,
-                    &moves[1..],
-                    &hints[1..],
-                    &mut order,
-                    hash_move,
-                    ply,
-                );
+                let rest = &moves[1..];
+                if G::ORDER_HINTS {
+                    G::order_hints(position, rest, &mut hints);
+                    let hints = hints[1..].iter().copied();
+                    self.score_moves(position, rest, hints, &mut order, hash_move, ply);
+                } else {
+                    let hints = std::iter::repeat(0);
+                    self.score_moves(position, rest, hints, &mut order, hash_move, ply);
+                }
             }
             // Selection sort: most searches cut off after a few moves. (Before the others are
             // scored, only the table's move has an order.) The first of the best is taken.
@@ -831,7 +839,9 @@ impl<G: Evaluate> Searcher<G> {
             }
             moves.swap(i, pick);
             order.swap(i, pick);
-            hints.swap(i, pick);
+            if G::ORDER_HINTS {
+                hints.swap(i, pick);
+            }
             let mv = moves[i];
             if skip == Some(mv) {
                 continue;
@@ -865,7 +875,8 @@ impl<G: Evaluate> Searcher<G> {
             // Hopeless moves: below the root, a quiet move whose hint says it gains nothing is
             // not tried once two moves have been.
             if let Some(threshold) = heuristics.hopeless {
-                if quiet && ply > 0 && i >= 2 && best_value > -MATE_BOUND && hints[i] < threshold {
+                let hint = if G::ORDER_HINTS { hints[i] } else { 0 };
+                if quiet && ply > 0 && i >= 2 && best_value > -MATE_BOUND && hint < threshold {
                     continue;
                 }
             }
@@ -1108,21 +1119,21 @@ impl<G: Evaluate> Searcher<G> {
         best
     }
 
-    /// Appends to `order` the ordering score of each of `moves`, whose hints are `hints`: the
-    /// table's move first, then the noisy moves by their hint, the killers, and the quiet moves
-    /// by their history.
+    /// Appends to `order` the ordering score of each of `moves`, whose hints are `hints` (0
+    /// each where the game gives none): the table's move first, then the noisy moves by their
+    /// hint, the killers, and the quiet moves by their history.
     fn score_moves(
         &self,
         position: &G::Position,
         moves: &[G::Move],
-        hints: &[i32],
+        hints: impl Iterator<Item = i32>,
         order: &mut Vec<i32>,
         hash_move: Option<G::Move>,
         ply: usize,
     ) {
         let side = position.side_to_move().index();
         let [first, second] = self.killers[ply];
-        order.extend(moves.iter().zip(hints).map(|(&mv, &hint)| {
+        order.extend(moves.iter().zip(hints).map(|(&mv, hint)| {
             if Some(mv) == hash_move {
                 HASH_ORDER
             } else {
@@ -1433,6 +1444,22 @@ mod tests {
         searcher.exclude_root_moves(&[]);
         let found = searcher.search(&position, depth(4), &stop, &mut |_| {});
         assert!(wins.contains(&found.pv[0]), "{found:?}");
+    }
+
+    /// The search reads a game's ordering hints only where the game says it gives some
+    /// ([`Evaluate::ORDER_HINTS`]): a game that does not say so must hint 0 for every move.
+    #[test]
+    fn only_the_games_that_say_so_give_ordering_hints() {
+        fn gives<G: Evaluate>() -> (bool, bool) {
+            let any = super::super::eval::sample_positions::<G>(300)
+                .iter()
+                .any(|p| p.legal_moves().iter().any(|&mv| G::order_hint(p, mv) != 0));
+            (G::ORDER_HINTS, any)
+        }
+        assert_eq!(gives::<Ataxx>(), (true, true));
+        assert_eq!(gives::<Tablut>(), (false, false));
+        assert_eq!(gives::<Gonnect>(), (false, false));
+        assert_eq!(gives::<Dama>(), (false, false));
     }
 
     /// Searches `G`'s start with each node limit: never a node past it, and a legal move.

@@ -154,6 +154,8 @@ impl Evaluate for Ataxx {
         }
     }
 
+    const ORDER_HINTS: bool = true;
+
     /// Conversions first (many before few), a clone worth two of them (as Zataxx orders its
     /// moves; it was worth a fifth of one before 2026-12-06), jumps that leave few own pieces
     /// exposed behind them. The conversions of two pieces or more are the noisy moves, ordered
