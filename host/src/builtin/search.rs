@@ -796,16 +796,7 @@ impl<G: Evaluate> Searcher<G> {
                     hints.push(G::order_hint(position, moves[0]));
                 }
             }
-            None => {
-                if G::ORDER_HINTS {
-                    G::order_hints(position, &moves, &mut hints);
-                    let hints = hints.iter().copied();
-                    self.score_moves(position, &moves, hints, &mut order, hash_move, ply);
-                } else {
-                    let hints = std::iter::repeat(0);
-                    self.score_moves(position, &moves, hints, &mut order, hash_move, ply);
-                }
-            }
+            None => self.score_from(position, &moves, 0, &mut hints, &mut order, hash_move, ply),
         }
 
         let side = position.side_to_move().index();
@@ -818,15 +809,7 @@ impl<G: Evaluate> Searcher<G> {
         let mut best_move = None;
         for i in 0..moves.len() {
             if i == 1 && staged.is_some() {
-                let rest = &moves[1..];
-                if G::ORDER_HINTS {
-                    G::order_hints(position, rest, &mut hints);
-                    let hints = hints[1..].iter().copied();
-                    self.score_moves(position, rest, hints, &mut order, hash_move, ply);
-                } else {
-                    let hints = std::iter::repeat(0);
-                    self.score_moves(position, rest, hints, &mut order, hash_move, ply);
-                }
+                self.score_from(position, &moves, 1, &mut hints, &mut order, hash_move, ply);
             }
             // Selection sort: most searches cut off after a few moves. (Before the others are
             // scored, only the table's move has an order.) The first of the best is taken.
@@ -1117,6 +1100,29 @@ impl<G: Evaluate> Searcher<G> {
         }
         self.moves[ply] = moves;
         best
+    }
+
+    /// Appends to `order` the ordering score of each of `moves[from..]`, and to `hints` their
+    /// hints where the game gives some ([`Evaluate::ORDER_HINTS`]; 0 each where it does not).
+    #[allow(clippy::too_many_arguments)]
+    fn score_from(
+        &self,
+        position: &G::Position,
+        moves: &[G::Move],
+        from: usize,
+        hints: &mut Vec<i32>,
+        order: &mut Vec<i32>,
+        hash_move: Option<G::Move>,
+        ply: usize,
+    ) {
+        let rest = &moves[from..];
+        if G::ORDER_HINTS {
+            G::order_hints(position, rest, hints);
+            let hints = hints[from..].iter().copied();
+            self.score_moves(position, rest, hints, order, hash_move, ply);
+        } else {
+            self.score_moves(position, rest, std::iter::repeat(0), order, hash_move, ply);
+        }
     }
 
     /// Appends to `order` the ordering score of each of `moves`, whose hints are `hints` (0
