@@ -1102,8 +1102,9 @@ impl<G: Evaluate> Searcher<G> {
         best
     }
 
-    /// Appends to `order` the ordering score of each of `moves[from..]`, and to `hints` their
-    /// hints where the game gives some ([`Evaluate::ORDER_HINTS`]; 0 each where it does not).
+    /// Appends to `order` the ordering score of each of `moves[from..]`. Where the game gives
+    /// hints ([`Evaluate::ORDER_HINTS`]), `hints` holds those of `moves[..from]` and gets theirs
+    /// appended; where it does not, `hints` is left alone and each move's hint is 0.
     #[allow(clippy::too_many_arguments)]
     fn score_from(
         &self,
