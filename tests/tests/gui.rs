@@ -290,15 +290,21 @@ fn the_start_screen_renders() {
     );
 }
 
-#[test]
-fn without_a_display_the_window_refuses_in_one_line() {
+/// Runs `tavola ARGS` with neither `DISPLAY` nor `WAYLAND_DISPLAY` set.
+fn without_display(args: &[&str]) -> Output {
     let tavola = artifacts().tavola.to_string_lossy().into_owned();
-    let output = run_with_timeout(
+    let unset = ["-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", tavola.as_str()];
+    run_with_timeout(
         Path::new("/usr/bin/env"),
         None,
-        ["-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", tavola.as_str()],
+        unset.iter().chain(args),
         Duration::from_secs(60),
-    );
+    )
+}
+
+#[test]
+fn without_a_display_the_window_refuses_in_one_line() {
+    let output = without_display(&[]);
     output.assert_one_line_error(1, &["display", "tavola play --headless"]);
 }
 
@@ -317,6 +323,17 @@ fn a_bad_player_is_refused_before_any_window_opens() {
         Duration::from_secs(60),
     );
     output.assert_one_line_error(3, &["/nonexistent/libbot.so", "not found"]);
+    // With no display either, the path is what the user learns of first.
+    let output = without_display(&["--white", "/nonexistent/libbot.so", "--black", "human"]);
+    output.assert_one_line_error(3, &["/nonexistent/libbot.so", "not found"]);
+}
+
+#[test]
+fn without_a_display_a_seated_game_refuses_in_one_line() {
+    // The players are seated (a plugin that would think forever among them), then let go.
+    let bot = format!("{}:mode=hang", artifacts().faulty_bot.display());
+    let output = without_display(&["--white", &bot, "--black", "builtin"]);
+    output.assert_one_line_error(1, &["display", "tavola play --headless"]);
 }
 
 /// `xdotool`, if installed.

@@ -231,8 +231,8 @@ pub fn windowed() -> bool {
 /// No display, a window that cannot open, a player that cannot be seated (before any window
 /// opens), a screenshot that cannot be written.
 pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
-    check_display()?;
-    // Seat the players before the window opens: a bad plugin is an error on the terminal.
+    // Seat the players before the window opens, and before the display is looked for: a bad
+    // plugin is an error on the terminal, whether or not a window could open.
     let first: Box<dyn Screen> = match &options.game {
         Some((kind, setup)) => kind.open(setup)?,
         None => match &options.menu {
@@ -240,6 +240,7 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
             None => Box::new(start::StartScreen::new()),
         },
     };
+    check_display()?;
     let outcome: Rc<RefCell<Option<anyhow::Result<String>>>> = Rc::new(RefCell::new(None));
     let conf = macroquad::miniquad::conf::Conf {
         window_title: "Tavola".to_owned(),
