@@ -16,7 +16,7 @@ use tavola::gui::layout::{GameLayout, PanelButton};
 use tavola::gui::prompt::{PromptLayout, DEFAULT_FILE};
 use tavola::gui::theme::{self, BOARD_DARK, BOARD_LIGHT};
 use tavola::record::GameRecord;
-use tavola_tests::{artifacts, run_with_timeout, Output, TempDir};
+use tavola_tests::{artifacts, run_with_timeout, Output, TempDir, TIMEOUT};
 
 /// `xvfb-run`, if installed.
 fn xvfb_run() -> Option<PathBuf> {
@@ -298,7 +298,7 @@ fn without_display(args: &[&str]) -> Output {
         Path::new("/usr/bin/env"),
         None,
         unset.iter().chain(args),
-        Duration::from_secs(60),
+        TIMEOUT,
     )
 }
 
@@ -320,7 +320,7 @@ fn a_bad_player_is_refused_before_any_window_opens() {
             "--white",
             "/nonexistent/libbot.so",
         ],
-        Duration::from_secs(60),
+        TIMEOUT,
     );
     output.assert_one_line_error(3, &["/nonexistent/libbot.so", "not found"]);
     // With no display either, the path is what the user learns of first.
