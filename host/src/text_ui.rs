@@ -150,6 +150,8 @@ pub fn brain_for<G: Evaluate>(
         SeatKind::Builtin if wants_mcts::<G>(&spec.options) => {
             let brain =
                 MctsBrain::<G>::from_options(&spec.options, seed, G::evaluate).map_err(bad_spec)?;
+            // Its leaves may be valued by the evaluation: ready before the first move's clock.
+            G::prepare();
             ("builtin".into(), "builtin (mcts)".into(), Box::new(brain))
         }
         SeatKind::Builtin => {

@@ -28,6 +28,11 @@ pub trait Evaluate: Game {
     /// hundredths of a piece.
     fn evaluate(position: &Self::Position) -> i32;
 
+    /// Makes ready what the evaluation loads once per process (a network read from its
+    /// bytes), so that no move's clock pays for it: called as each [`Searcher`] (and each
+    /// bot of `builtin:engine=mcts`) is made. Nothing by default.
+    fn prepare() {}
+
     /// Moves the quiescence search plays out beyond the nominal depth (captures, say), appended
     /// to `moves`; the side to move may always stand pat on [`Evaluate::evaluate`] instead. None
     /// by default: the search then ends on the evaluation.

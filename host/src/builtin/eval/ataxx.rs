@@ -118,6 +118,11 @@ tavola_sdk::multiversion! {
 }
 
 impl Evaluate for Ataxx {
+    /// Reads the shipped network (its first use would otherwise be charged to a move).
+    fn prepare() {
+        Self::shipped();
+    }
+
     const HEURISTICS: Heuristics = Heuristics {
         log_reductions: true,
         reverse_futility: Some(40),

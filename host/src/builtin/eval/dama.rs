@@ -132,6 +132,11 @@ fn material(position: &Position, color: Color) -> i32 {
 }
 
 impl Evaluate for Dama {
+    /// Reads the shipped network (its first use would otherwise be charged to a move).
+    fn prepare() {
+        Self::shipped();
+    }
+
     /// Reverse futility pruning, 150 a ply (a man is worth about 190 to the network): +20 ± 14
     /// Elo, H1 after 595 games of an SPRT at 2 s + 20 ms; internal iterative reduction on top:
     /// +31 ± 18 Elo, H1 after 250 games (futility pruning on top of both gained nothing).

@@ -199,6 +199,11 @@ fn corrected(network: &Network, position: &Position) -> i32 {
 }
 
 impl Evaluate for Gonnect {
+    /// Reads the shipped network (its first use would otherwise be charged to a move).
+    fn prepare() {
+        Self::shipped();
+    }
+
     /// The hand-written evaluation with the shipped network's correction by default
     /// ([`DEFAULT`]), or another network's, or none.
     fn evaluate(position: &<Gonnect as Game>::Position) -> i32 {
