@@ -431,7 +431,7 @@ impl Network {
     #[inline(always)]
     fn output_with(&self, fill: impl FnOnce(&mut [i16])) -> i32 {
         // 64 (the shipped Dama, Gonnect and Tablut networks), 128 (Ataxx's networks 5 to 7) and
-        // 256 (the widest, Ataxx's networks 8 and 11) get loops of a known length.
+        // 256 (the widest, Ataxx's networks 8, 11 and 15) get loops of a known length.
         match self.hidden() {
             64 => self.output_in(&mut [0; 64], fill),
             128 => self.output_in(&mut [0; 128], fill),
