@@ -21,8 +21,8 @@
 # then from those weights on network 7's games; network 11 is network 8 trained further by
 # hand on its own games at 20 000 and 25 000 nodes a move and at 5 000 and 8 000, and network
 # 15 (shipped) network 11 trained further on its own games at 5 000 to 25 000 nodes a move
-# from 8- and 14-ply openings (the README gives the commands); INIT=host/src/builtin/eval/
-# ataxx.nnue continues from its 256.
+# from 8- and 14-ply openings (the README gives the commands);
+# INIT=host/src/builtin/eval/ataxx.nnue continues from its 256.
 #
 # 1. Self-play: the built-in bot against itself at 5 000 and 8 000 nodes a move (Gonnect, whose
 #    nodes cost more, 3 000 and 5 000), untimed (so the games are the same on a busy machine),
