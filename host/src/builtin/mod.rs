@@ -288,10 +288,10 @@ impl Settings {
                 // `lmp=on|off`, `tm=stable|nodes|plain`, `iir=on|off`, `fp=MARGIN|off`,
                 // `fpd=DEPTH`, `fpb=BASE`, `fpm=MOVES`, `fpn=on|off`, `reduce=all|quiet`,
                 // `hopeless=HINT|off`, `se=MARGIN|off`, `tmleft=MOVES`, `imp=on|off`,
-                // `hist=all|quiet`, `stage=on|off`, `ttpv=on|off`).
+                // `hist=all|quiet`, `stage=on|off`, `ttpv=on|off`, `tte=on|off`).
                 "lmr" | "rfp" | "nmp" | "lmp" | "tm" | "iir" | "fp" | "fpd" | "fpb" | "fpm"
                 | "fpn" | "reduce" | "hopeless" | "se" | "tmleft" | "imp" | "hist" | "stage"
-                | "ttpv" => {
+                | "ttpv" | "tte" => {
                     let p = settings.heuristics.get_or_insert(G::HEURISTICS);
                     let bad = || format!("{key}={value:?} is not one of its values");
                     match (key.as_str(), value.as_str()) {
@@ -330,6 +330,8 @@ impl Settings {
                         ("stage", "off") => p.staged = false,
                         ("ttpv", "on") => p.pv_table_cuts = true,
                         ("ttpv", "off") => p.pv_table_cuts = false,
+                        ("tte", "on") => p.table_eval = true,
+                        ("tte", "off") => p.table_eval = false,
                         _ => return Err(bad()),
                     }
                 }
@@ -917,6 +919,7 @@ mod tests {
             ("hist", "quiet"),
             ("stage", "on"),
             ("ttpv", "off"),
+            ("tte", "on"),
         ])
         .unwrap();
         let expected = search::Heuristics {
@@ -932,6 +935,7 @@ mod tests {
             noisy_history: false,
             staged: true,
             pv_table_cuts: false,
+            table_eval: true,
             futility_depth: 5,
             futility_base: 100,
             futility_moves: 2,
@@ -963,6 +967,7 @@ mod tests {
             ("tmleft", "1"),
             ("stage", "yes"),
             ("ttpv", "1"),
+            ("tte", "yes"),
             ("fpb", "-1"),
             ("fpm", "0"),
             ("fpn", "yes"),

@@ -122,6 +122,11 @@ pub struct Heuristics {
     /// at the others; Zataxx does. Without, a principal-variation node is always searched, so
     /// that its line is shown whole.
     pub pv_table_cuts: bool,
+    /// The prunings take the table's score for the node, from a search of any depth, in place
+    /// of its static evaluation where the score's bound says it is the better guess (an exact
+    /// score; a lower bound above the evaluation; an upper bound below it), as Stockfish does.
+    /// Without, they take the static evaluation alone.
+    pub table_eval: bool,
 }
 
 impl Heuristics {
@@ -146,6 +151,7 @@ impl Heuristics {
         noisy_history: false,
         staged: false,
         pv_table_cuts: false,
+        table_eval: false,
     };
 }
 
@@ -380,6 +386,23 @@ fn from_table(value: i32, ply: usize) -> i32 {
         value + ply as i32
     } else {
         value
+    }
+}
+
+/// A node's static evaluation, or the table's score for the node where that is the better guess:
+/// an exact score, a lower bound above the evaluation or an upper bound below it (never a mate
+/// score: its distance is not a value).
+fn table_refined<M>(eval: i32, entry: &super::tt::Entry<M>, ply: usize) -> i32 {
+    let value = from_table(entry.score, ply);
+    let better = match entry.bound {
+        Bound::Exact => true,
+        Bound::Lower => value > eval,
+        Bound::Upper => value < eval,
+    };
+    if better && value.abs() < MATE_BOUND {
+        value
+    } else {
+        eval
     }
 }
 
@@ -730,7 +753,11 @@ impl<G: Evaluate> Searcher<G> {
                 _ => ply >= 2,
             }
         });
-        let static_eval = eval.filter(|_| prunable);
+        // With `table_eval`, the table's score where its bound makes it the better guess.
+        let static_eval = eval.filter(|_| prunable).map(|eval| match entry {
+            Some(entry) if heuristics.table_eval => table_refined(eval, &entry, ply),
+            _ => eval,
+        });
         if let Some(static_eval) = static_eval {
             // Reverse futility: so far above beta that a shallow search would not come back
             // under it (a ply sooner where the node is improving).
@@ -1552,6 +1579,7 @@ mod tests {
             noisy_history: true,
             staged: true,
             pv_table_cuts: true,
+            table_eval: true,
         };
         let mut nodes = Vec::new();
         for heuristics in [
@@ -1581,6 +1609,10 @@ mod tests {
                 futility_noisy: false,
                 ..all
             },
+            Heuristics {
+                table_eval: false,
+                ..all
+            },
         ] {
             let mut searcher = Searcher::<Ataxx>::new(1);
             searcher.set_heuristics(heuristics);
@@ -1600,9 +1632,10 @@ mod tests {
             nodes.push(searcher.nodes());
         }
         // The singular searches, "improving", the noisy moves' history, the staged table move,
-        // the table's cut-offs at principal-variation nodes and futility pruning of the noisy
-        // moves each acted: without one of them the same search takes another path.
-        for without in 2..8 {
+        // the table's cut-offs at principal-variation nodes, futility pruning of the noisy moves
+        // and the table's score for the evaluation each acted: without one of them the same
+        // search takes another path.
+        for without in 2..9 {
             assert_ne!(nodes[1], nodes[without], "{nodes:?}");
         }
     }

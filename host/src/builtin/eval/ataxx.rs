@@ -147,6 +147,7 @@ impl Evaluate for Ataxx {
         noisy_history: true,
         staged: false,
         pv_table_cuts: true,
+        table_eval: false,
     };
 
     fn evaluate(position: &<Ataxx as Game>::Position) -> i32 {
